@@ -1,0 +1,92 @@
+//! The immutable description of a job, as the workload gives it.
+
+use crate::{JobId, Time};
+use serde::{Deserialize, Serialize};
+
+/// How a job ended in the original trace, normalised across trace formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceStatus {
+    /// Finished successfully (Philly `Pass`, Helios `COMPLETED`, PAI `Terminated`).
+    Completed,
+    /// Ended by its user or by an operator (Philly `Killed`, Helios `CANCELLED`).
+    Canceled,
+    /// Ended with an error (Philly and Helios `Failed`, PAI `Failed`).
+    Failed,
+    /// Hit its time limit (Helios `TIMEOUT`).
+    Timeout,
+    /// Ended because its node failed (Helios `NODE_FAIL`).
+    NodeFail,
+    /// The trace records no status or one outside this list.
+    Unknown,
+}
+
+/// A training job as the workload describes it: what the engine simulates.
+///
+/// Only some fields are visible to policies (see [`crate::JobView`]): the amount of work and
+/// the trace's duration and status are ground truth that a real scheduler does not know.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobSpec {
+    /// Index of the job in the workload; workloads are sorted by arrival.
+    pub id: JobId,
+    /// The job's id in its source trace, if it had one.
+    pub name: Option<String>,
+    /// Submission time.
+    pub arrival: Time,
+    /// Number of GPUs the job requests (its gang size or scale factor).
+    pub gpus: u32,
+    /// Model or template name; the perf model keys on it (e.g. `ResNet-50 (batch size 64)`).
+    pub job_type: String,
+    /// Total work in steps (iterations); for rigid trace jobs, seconds on the reference GPU.
+    pub work: f64,
+    /// Priority weight (1.0 unless the trace or generator says otherwise).
+    pub weight: f64,
+    /// The submitting user, if known.
+    pub user: Option<String>,
+    /// The virtual cluster or queue, if known.
+    pub vc: Option<String>,
+    /// Batch size, if known.
+    pub batch_size: Option<u32>,
+    /// CPU cores requested, if known.
+    pub cpus: Option<f64>,
+    /// Memory requested in GiB, if known.
+    pub mem_gib: Option<f64>,
+    /// Run time recorded by the trace, in seconds (ground truth, not visible to policies).
+    pub trace_duration: Option<f64>,
+    /// Final status recorded by the trace (ground truth, not visible to policies).
+    pub trace_status: Option<TraceStatus>,
+}
+
+impl JobSpec {
+    /// Returns a job with the given essentials, weight 1 and every optional field empty.
+    pub fn new(id: JobId, arrival: Time, gpus: u32, job_type: impl Into<String>, work: f64) -> JobSpec {
+        JobSpec {
+            id,
+            name: None,
+            arrival,
+            gpus,
+            job_type: job_type.into(),
+            work,
+            weight: 1.0,
+            user: None,
+            vc: None,
+            batch_size: None,
+            cpus: None,
+            mem_gib: None,
+            trace_duration: None,
+            trace_status: None,
+        }
+    }
+
+    /// Returns the job with its user set.
+    pub fn with_user(mut self, user: impl Into<String>) -> JobSpec {
+        self.user = Some(user.into());
+        self
+    }
+
+    /// Returns the job with its CPU request set.
+    pub fn with_cpus(mut self, cpus: f64) -> JobSpec {
+        self.cpus = Some(cpus);
+        self
+    }
+}

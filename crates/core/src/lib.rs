@@ -1,0 +1,31 @@
+//! The vocabulary every schedlab crate shares.
+//!
+//! A workload is a list of [`JobSpec`]s (ground truth: arrival, GPUs, type, work). A cluster
+//! is a [`ClusterSpec`] (nodes with a GPU type). At each decision point the engine shows a
+//! [`Policy`] a [`Context`]: a [`ClusterView`] of free resources and a [`JobsView`] of the
+//! active jobs as [`JobView`]s, which hold only what a real scheduler could know. The policy
+//! answers with a [`Decision`] of [`Allocation`]s to start and jobs to preempt.
+//!
+//! Time is [`Time`], seconds as `f64` with a total order. This crate does no simulation and
+//! no I/O beyond locating the data directory ([`datadir`]).
+
+#![deny(missing_docs)]
+
+mod allocation;
+mod cluster;
+pub mod datadir;
+mod ids;
+mod job;
+mod params;
+mod policy;
+mod time;
+mod view;
+
+pub use allocation::{Allocation, Decision};
+pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, Node};
+pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
+pub use job::{JobSpec, TraceStatus};
+pub use params::{ParamError, ParamReader, PolicyParams};
+pub use policy::{Context, Knowledge, Policy, PolicyError};
+pub use time::Time;
+pub use view::{JobState, JobView, JobsView, OracleInfo};

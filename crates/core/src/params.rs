@@ -1,0 +1,253 @@
+//! Policy names with parameters, `name[key=value,...]`, and a reader that checks them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A policy name with its parameters, as written in specs and on the command line:
+/// `las`, `las[quantum=60]`, `tiresias[thresholds=3250:7200,starvation=2]`.
+///
+/// Parsing and printing round-trip: `p.to_string().parse() == Ok(p)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct PolicyParams {
+    /// The registered policy name.
+    pub name: String,
+    /// `(key, value)` pairs in the order written.
+    pub args: Vec<(String, String)>,
+}
+
+/// Occurs when a policy name or one of its parameters is malformed or unknown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("policy '{policy}': {message}")]
+pub struct ParamError {
+    /// The policy name as written.
+    pub policy: String,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+}
+
+impl FromStr for PolicyParams {
+    type Err = ParamError;
+
+    fn from_str(text: &str) -> Result<PolicyParams, ParamError> {
+        let error = |message: String| ParamError { policy: text.to_string(), message };
+        let text = text.trim();
+        let (name, rest) = match text.find('[') {
+            Some(open) => (&text[..open], Some(&text[open + 1..])),
+            None => (text, None),
+        };
+        if name.is_empty() || !name.chars().all(is_name_char) {
+            return Err(error(format!(
+                "invalid policy name '{name}'; expected letters, digits, '-' or '_', optionally followed by [key=value,...]"
+            )));
+        }
+        let mut args = Vec::new();
+        if let Some(rest) = rest {
+            let inner = rest
+                .strip_suffix(']')
+                .ok_or_else(|| error("missing closing ']' after the parameters".to_string()))?;
+            for pair in inner.split(',').filter(|pair| !pair.trim().is_empty()) {
+                let (key, value) = pair
+                    .split_once('=')
+                    .ok_or_else(|| error(format!("parameter '{pair}' should have the form key=value")))?;
+                let (key, value) = (key.trim(), value.trim());
+                if key.is_empty() || !key.chars().all(is_name_char) {
+                    return Err(error(format!("invalid parameter name '{key}'")));
+                }
+                if args.iter().any(|(known, _): &(String, String)| known == key) {
+                    return Err(error(format!("parameter '{key}' is given twice")));
+                }
+                args.push((key.to_string(), value.to_string()));
+            }
+        }
+        Ok(PolicyParams { name: name.to_string(), args })
+    }
+}
+
+impl fmt::Display for PolicyParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.args.is_empty() {
+            f.write_str("[")?;
+            for (index, (key, value)) in self.args.iter().enumerate() {
+                if index > 0 {
+                    f.write_str(",")?;
+                }
+                write!(f, "{key}={value}")?;
+            }
+            f.write_str("]")?;
+        }
+        Ok(())
+    }
+}
+
+impl TryFrom<String> for PolicyParams {
+    type Error = ParamError;
+    fn try_from(text: String) -> Result<Self, ParamError> {
+        text.parse()
+    }
+}
+
+impl From<PolicyParams> for String {
+    fn from(params: PolicyParams) -> String {
+        params.to_string()
+    }
+}
+
+impl PolicyParams {
+    /// Returns a reader that takes typed values and then rejects unknown keys.
+    pub fn reader(&self) -> ParamReader<'_> {
+        ParamReader { params: self, used: vec![false; self.args.len()], accepted: Vec::new(), canonical: Vec::new() }
+    }
+}
+
+/// Reads typed parameter values with defaults, then checks that no unknown key was given.
+///
+/// ```
+/// # use schedlab_core::PolicyParams;
+/// let params: PolicyParams = "las[quantum=60]".parse().unwrap();
+/// let mut reader = params.reader();
+/// let quantum = reader.f64("quantum", 360.0).unwrap();
+/// let name = reader.finish().unwrap();
+/// assert_eq!((quantum, name.as_str()), (60.0, "las[quantum=60]"));
+/// ```
+#[derive(Debug)]
+pub struct ParamReader<'a> {
+    params: &'a PolicyParams,
+    used: Vec<bool>,
+    accepted: Vec<&'static str>,
+    canonical: Vec<(String, String)>,
+}
+
+impl ParamReader<'_> {
+    fn raw(&mut self, key: &'static str) -> Option<&str> {
+        self.accepted.push(key);
+        let index = self.params.args.iter().position(|(known, _)| known == key)?;
+        self.used[index] = true;
+        Some(&self.params.args[index].1)
+    }
+
+    fn error(&self, message: String) -> ParamError {
+        ParamError { policy: self.params.to_string(), message }
+    }
+
+    fn parsed<T: FromStr + ToString>(&mut self, key: &'static str, default: T, expected: &str) -> Result<T, ParamError> {
+        match self.raw(key).map(str::to_string) {
+            None => Ok(default),
+            Some(text) => {
+                let value = text
+                    .parse::<T>()
+                    .map_err(|_| self.error(format!("parameter '{key}': expected {expected}, got '{text}'")))?;
+                self.canonical.push((key.to_string(), text));
+                Ok(value)
+            }
+        }
+    }
+
+    /// Reads a non-negative finite number.
+    pub fn f64(&mut self, key: &'static str, default: f64) -> Result<f64, ParamError> {
+        let value = self.parsed(key, default, "a non-negative number")?;
+        if !value.is_finite() || value < 0.0 {
+            return Err(self.error(format!("parameter '{key}': expected a non-negative number, got {value}")));
+        }
+        Ok(value)
+    }
+
+    /// Reads a strictly positive finite number.
+    pub fn positive_f64(&mut self, key: &'static str, default: f64) -> Result<f64, ParamError> {
+        let value = self.f64(key, default)?;
+        if value <= 0.0 {
+            return Err(self.error(format!("parameter '{key}': expected a positive number, got {value}")));
+        }
+        Ok(value)
+    }
+
+    /// Reads a boolean written `true` or `false`.
+    pub fn bool(&mut self, key: &'static str, default: bool) -> Result<bool, ParamError> {
+        self.parsed(key, default, "true or false")
+    }
+
+    /// Reads one of a fixed set of words; `choices[0]` documents the default.
+    pub fn choice(&mut self, key: &'static str, default: &'static str, choices: &[&'static str]) -> Result<&'static str, ParamError> {
+        match self.raw(key).map(str::to_string) {
+            None => Ok(default),
+            Some(text) => match choices.iter().find(|choice| **choice == text) {
+                Some(choice) => {
+                    self.canonical.push((key.to_string(), text));
+                    Ok(choice)
+                }
+                None => Err(self.error(format!("parameter '{key}': expected one of {}, got '{text}'", choices.join(", ")))),
+            },
+        }
+    }
+
+    /// Reads a `:`-separated list of non-negative numbers, e.g. `3250:7200`.
+    pub fn f64_list(&mut self, key: &'static str, default: &[f64]) -> Result<Vec<f64>, ParamError> {
+        match self.raw(key).map(str::to_string) {
+            None => Ok(default.to_vec()),
+            Some(text) => {
+                let values: Result<Vec<f64>, _> = text.split(':').map(|part| part.trim().parse::<f64>()).collect();
+                match values {
+                    Ok(values) if values.iter().all(|value| value.is_finite() && *value >= 0.0) => {
+                        self.canonical.push((key.to_string(), text));
+                        Ok(values)
+                    }
+                    _ => Err(self.error(format!(
+                        "parameter '{key}': expected non-negative numbers separated by ':', got '{text}'"
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// Fails on any key that was not read; otherwise returns the canonical name, which lists
+    /// the given parameters in the order the policy reads them.
+    pub fn finish(self) -> Result<String, ParamError> {
+        if let Some(index) = self.used.iter().position(|used| !used) {
+            let key = &self.params.args[index].0;
+            let accepted = if self.accepted.is_empty() { "none".to_string() } else { self.accepted.join(", ") };
+            return Err(self.error(format!("unknown parameter '{key}'; accepted parameters: {accepted}")));
+        }
+        Ok(PolicyParams { name: self.params.name.clone(), args: self.canonical }.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_round_trips() {
+        for text in ["fifo", "las[quantum=60]", "tiresias[thresholds=3250:7200,starvation=2]"] {
+            let params: PolicyParams = text.parse().unwrap();
+            assert_eq!(params.to_string(), text);
+        }
+        let params: PolicyParams = "fifo[ backfill = true ]".parse().unwrap();
+        assert_eq!(params.args, vec![("backfill".to_string(), "true".to_string())]);
+    }
+
+    #[test]
+    fn rejects_malformed_names() {
+        for text in ["", "fi fo", "las[quantum=60", "las[quantum]", "las[a=1,a=2]"] {
+            assert!(text.parse::<PolicyParams>().is_err(), "{text} should be rejected");
+        }
+    }
+
+    #[test]
+    fn reader_reports_unknown_and_bad_values() {
+        let params: PolicyParams = "las[quantum=abc]".parse().unwrap();
+        let err = params.reader().f64("quantum", 1.0).unwrap_err();
+        assert_eq!(err.to_string(), "policy 'las[quantum=abc]': parameter 'quantum': expected a non-negative number, got 'abc'");
+
+        let params: PolicyParams = "las[quantun=5]".parse().unwrap();
+        let mut reader = params.reader();
+        reader.f64("quantum", 1.0).unwrap();
+        let err = reader.finish().unwrap_err();
+        assert!(err.message.contains("unknown parameter 'quantun'; accepted parameters: quantum"), "{err}");
+    }
+}
