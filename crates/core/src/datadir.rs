@@ -8,10 +8,35 @@ pub const DATA_ENV: &str = "SCHEDLAB_DATA";
 /// Returns the data directory: `$SCHEDLAB_DATA` if set, else `./data` if it exists, else
 /// `../shared/data` if it exists (relative to the working directory), else `None`.
 pub fn data_dir() -> Option<PathBuf> {
+    data_dir_from(Path::new("."))
+}
+
+/// Like [`data_dir`], with `./data` and `../shared/data` taken relative to `base` (tests pass
+/// the workspace root, since cargo runs them inside each crate's folder).
+pub fn data_dir_from(base: &Path) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(DATA_ENV) {
         return Some(PathBuf::from(dir));
     }
-    ["data", "../shared/data"].iter().map(PathBuf::from).find(|candidate| candidate.is_dir())
+    ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|candidate| candidate.is_dir())
+}
+
+/// The environment variable that makes tests fail, instead of skip, when data is missing.
+pub const REQUIRE_DATA_ENV: &str = "SCHEDLAB_REQUIRE_DATA";
+
+/// For tests: returns `relative` inside the data directory found from `workspace_root`, or
+/// `None` (after printing why) when it is absent, so the test can skip.
+///
+/// # Panics
+/// Panics when the file is absent and `SCHEDLAB_REQUIRE_DATA` is set: CI sets it so that
+/// real-data tests cannot silently stop running.
+pub fn test_data_file(workspace_root: &Path, relative: &str) -> Option<PathBuf> {
+    let path = data_dir_from(workspace_root).map(|dir| dir.join(relative)).filter(|path| path.is_file());
+    if path.is_none() {
+        let message = format!("data file '{relative}' not found (looked in {})", data_dir_candidates());
+        assert!(std::env::var_os(REQUIRE_DATA_ENV).is_none(), "{message}, and {REQUIRE_DATA_ENV} is set");
+        eprintln!("skipping: {message}");
+    }
+    path
 }
 
 /// Returns the directories [`data_dir`] looks in, for error messages.

@@ -1,0 +1,419 @@
+//! Ground-truth performance models: how fast a job progresses on an allocation.
+//!
+//! Only the engine calls these. Policies see throughputs only through what their paper says
+//! they know (observed progress, or a table they are given separately).
+
+use crate::ClusterFileError;
+use schedlab_core::JobSpec;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Occurs when a perf model has no rate for a job on an allocation.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PerfError {
+    /// Occurs when the model has no entry for this job type, GPU type and GPU count.
+    #[error("{model}: no throughput for job type '{job_type}' on {gpus} x {gpu_type}{hint}")]
+    Missing {
+        /// The model's description.
+        model: String,
+        /// The job type.
+        job_type: String,
+        /// The GPU type.
+        gpu_type: String,
+        /// The GPU count.
+        gpus: u32,
+        /// Extra help, e.g. the scale factors the table does have.
+        hint: String,
+    },
+    /// Occurs when the measured throughput is zero: the job cannot run there (e.g. out of memory).
+    #[error("{model}: job type '{job_type}' cannot run on {gpus} x {gpu_type} (measured throughput is 0)")]
+    Unsupported {
+        /// The model's description.
+        model: String,
+        /// The job type.
+        job_type: String,
+        /// The GPU type.
+        gpu_type: String,
+        /// The GPU count.
+        gpus: u32,
+    },
+    /// Occurs when a rigid job is given a different number of GPUs than it requested.
+    #[error("{model}: job type '{job_type}' is rigid ({requested} GPUs) and cannot run on {allocated} GPUs")]
+    Rigid {
+        /// The model's description.
+        model: String,
+        /// The job type.
+        job_type: String,
+        /// GPUs requested.
+        requested: u32,
+        /// GPUs allocated.
+        allocated: u32,
+    },
+}
+
+/// The engine's ground truth: steps per second of a job on an allocation.
+pub trait PerfModel: Send + Sync {
+    /// Returns a short description for error messages, e.g. `throughput table 'x.json'`.
+    fn describe(&self) -> String;
+
+    /// Returns steps per second of `job` on `gpus` GPUs all of type `gpu_type`.
+    fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError>;
+
+    /// Returns steps per second on an allocation given as `(gpu type, gpus)` parts.
+    ///
+    /// The default is the rate of the slowest part's type at the allocation's total size:
+    /// synchronous data-parallel training waits for its slowest worker.
+    fn allocation_rate(&self, job: &JobSpec, parts: &[(&str, u32)]) -> Result<f64, PerfError> {
+        let total: u32 = parts.iter().map(|part| part.1).sum();
+        let mut slowest = f64::INFINITY;
+        for (index, (gpu_type, _)) in parts.iter().enumerate() {
+            if parts[..index].iter().any(|(seen, _)| seen == gpu_type) {
+                continue;
+            }
+            slowest = slowest.min(self.rate(job, gpu_type, total)?);
+        }
+        Ok(slowest)
+    }
+}
+
+/// Rigid trace jobs: work is the trace's duration in seconds on a reference GPU type, and a
+/// job progresses at that type's speed factor (1.0 on the reference) on its requested GPUs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceDuration {
+    reference: String,
+    speedups: BTreeMap<String, f64>,
+    uniform: bool,
+}
+
+impl TraceDuration {
+    /// Every GPU type runs jobs at the speed recorded in the trace.
+    pub fn uniform() -> TraceDuration {
+        TraceDuration { reference: "any".to_string(), speedups: BTreeMap::new(), uniform: true }
+    }
+
+    /// Durations are measured on `reference`; other types need [`TraceDuration::with_speedup`].
+    pub fn with_reference(reference: impl Into<String>) -> TraceDuration {
+        let reference = reference.into();
+        let speedups = BTreeMap::from([(reference.clone(), 1.0)]);
+        TraceDuration { reference, speedups, uniform: false }
+    }
+
+    /// Declares that `gpu_type` runs jobs `factor` times as fast as the reference.
+    ///
+    /// # Panics
+    /// Panics unless `factor` is positive and finite.
+    pub fn with_speedup(mut self, gpu_type: impl Into<String>, factor: f64) -> TraceDuration {
+        assert!(factor.is_finite() && factor > 0.0, "speed factor must be positive, got {factor}");
+        self.speedups.insert(gpu_type.into(), factor);
+        self
+    }
+}
+
+impl PerfModel for TraceDuration {
+    fn describe(&self) -> String {
+        if self.uniform {
+            "trace durations (uniform speed)".to_string()
+        } else {
+            format!("trace durations (reference {})", self.reference)
+        }
+    }
+
+    fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
+        if gpus != job.gpus {
+            return Err(PerfError::Rigid {
+                model: self.describe(),
+                job_type: job.job_type.clone(),
+                requested: job.gpus,
+                allocated: gpus,
+            });
+        }
+        if self.uniform {
+            return Ok(1.0);
+        }
+        self.speedups.get(gpu_type).copied().ok_or_else(|| PerfError::Missing {
+            model: self.describe(),
+            job_type: job.job_type.clone(),
+            gpu_type: gpu_type.to_string(),
+            gpus,
+            hint: format!("; speed factors are given for {}", self.speedups.keys().cloned().collect::<Vec<_>>().join(", ")),
+        })
+    }
+}
+
+/// What [`ThroughputTable::load`] read and left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThroughputSummary {
+    /// GPU (worker) types kept.
+    pub worker_types: Vec<String>,
+    /// Worker types present but left out (Gavel's `*_unconsolidated`, which Gavel ignores).
+    pub skipped_worker_types: Vec<String>,
+    /// `(job type, scale factor)` templates.
+    pub templates: usize,
+    /// Isolated rates that are zero: the template cannot run on that type.
+    pub zero_isolated: usize,
+    /// Co-located pair entries read.
+    pub pairs: usize,
+}
+
+/// Gavel's measured throughputs (`simulation_throughputs.json`): steps per second of each
+/// `(job type, scale factor)` template on each GPU type, alone and co-located with another.
+#[derive(Clone, Debug)]
+pub struct ThroughputTable {
+    source: String,
+    worker_types: Vec<String>,
+    templates: Vec<(String, u32)>,
+    template_index: HashMap<(String, u32), usize>,
+    /// `isolated[template][worker]`; 0.0 means measured as unable to run.
+    isolated: Vec<Vec<f64>>,
+    /// `(worker, template, other template) -> (own rate, other's rate)` when co-located.
+    pairs: HashMap<(usize, usize, usize), (f64, f64)>,
+}
+
+/// Parses Gavel's stringified Python tuple key `('ResNet-50 (batch size 64)', 2)`.
+pub fn parse_template_key(key: &str) -> Option<(String, u32)> {
+    let inner = key.trim().strip_prefix("('")?.strip_suffix(')')?;
+    let split = inner.rfind("', ")?;
+    let scale = inner[split + 3..].trim().parse().ok()?;
+    Some((inner[..split].to_string(), scale))
+}
+
+impl ThroughputTable {
+    /// Loads a Gavel throughput file. Zero isolated rates are kept as "cannot run there" and
+    /// reported by [`PerfModel::rate`] as [`PerfError::Unsupported`]; negative, non-finite or
+    /// malformed entries are errors naming the worker type and key.
+    pub fn load(path: &Path) -> Result<(ThroughputTable, ThroughputSummary), ClusterFileError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ClusterFileError::io(path, source))?;
+        let json: serde_json::Value = serde_json::from_str(&text).map_err(|source| ClusterFileError::Json {
+            path: path.to_path_buf(),
+            line: source.line(),
+            message: source.to_string(),
+        })?;
+        Self::from_json(&json, &path.display().to_string())
+    }
+
+    /// Builds the table from parsed JSON; `source` names it in errors.
+    pub fn from_json(
+        json: &serde_json::Value,
+        source: &str,
+    ) -> Result<(ThroughputTable, ThroughputSummary), ClusterFileError> {
+        let bad = |message: String| ClusterFileError::Format { path: source.into(), message };
+        let top = json.as_object().ok_or_else(|| bad("expected a JSON object keyed by GPU type".into()))?;
+        let mut summary = ThroughputSummary::default();
+        let mut worker_types = Vec::new();
+        for worker in top.keys() {
+            if worker.ends_with("_unconsolidated") {
+                summary.skipped_worker_types.push(worker.clone());
+            } else {
+                worker_types.push(worker.clone());
+            }
+        }
+        let mut table = ThroughputTable {
+            source: source.to_string(),
+            worker_types: worker_types.clone(),
+            templates: Vec::new(),
+            template_index: HashMap::new(),
+            isolated: Vec::new(),
+            pairs: HashMap::new(),
+        };
+        // First pass: templates and isolated rates.
+        for (worker_index, worker) in worker_types.iter().enumerate() {
+            let entries =
+                top[worker].as_object().ok_or_else(|| bad(format!("'{worker}': expected an object of templates")))?;
+            for (key, value) in entries {
+                let template = parse_template_key(key)
+                    .ok_or_else(|| bad(format!("'{worker}': key {key:?} is not of the form \"('name', scale)\"")))?;
+                let rate = value
+                    .get("null")
+                    .and_then(serde_json::Value::as_f64)
+                    .ok_or_else(|| bad(format!("'{worker}' {key}: missing isolated rate (key \"null\")")))?;
+                if !rate.is_finite() || rate < 0.0 {
+                    return Err(bad(format!("'{worker}' {key}: isolated rate {rate} is not a non-negative number")));
+                }
+                if rate == 0.0 {
+                    summary.zero_isolated += 1;
+                }
+                let index = table.intern(template, worker_types.len());
+                table.isolated[index][worker_index] = rate;
+            }
+        }
+        // Every template must be measured on every worker type: missing is not zero.
+        for (index, template) in table.templates.iter().enumerate() {
+            for (worker_index, worker) in worker_types.iter().enumerate() {
+                if table.isolated[index][worker_index].is_nan() {
+                    return Err(bad(format!(
+                        "template ('{}', {}) has no entry for GPU type '{worker}'",
+                        template.0, template.1
+                    )));
+                }
+            }
+        }
+        // Second pass: co-located pairs.
+        for (worker_index, worker) in worker_types.iter().enumerate() {
+            for (key, value) in top[worker].as_object().expect("checked above") {
+                let own = table.template_index[&parse_template_key(key).expect("checked above")];
+                for (other_key, rates) in value.as_object().into_iter().flatten() {
+                    if other_key == "null" {
+                        continue;
+                    }
+                    let other = parse_template_key(other_key)
+                        .and_then(|template| table.template_index.get(&template).copied())
+                        .ok_or_else(|| bad(format!("'{worker}' {key}: unknown co-located template {other_key:?}")))?;
+                    let pair = rates
+                        .as_array()
+                        .filter(|pair| pair.len() == 2)
+                        .and_then(|pair| Some((pair[0].as_f64()?, pair[1].as_f64()?)))
+                        .filter(|(a, b)| a.is_finite() && b.is_finite() && *a >= 0.0 && *b >= 0.0)
+                        .ok_or_else(|| {
+                            bad(format!("'{worker}' {key} with {other_key}: expected [own rate, other rate] >= 0"))
+                        })?;
+                    table.pairs.insert((worker_index, own, other), pair);
+                    summary.pairs += 1;
+                }
+            }
+        }
+        summary.worker_types = worker_types;
+        summary.templates = table.templates.len();
+        Ok((table, summary))
+    }
+
+    fn intern(&mut self, template: (String, u32), n_workers: usize) -> usize {
+        if let Some(index) = self.template_index.get(&template) {
+            return *index;
+        }
+        self.templates.push(template.clone());
+        self.isolated.push(vec![f64::NAN; n_workers]);
+        self.template_index.insert(template, self.templates.len() - 1);
+        self.templates.len() - 1
+    }
+
+    /// Returns the GPU types in the table.
+    pub fn worker_types(&self) -> &[String] {
+        &self.worker_types
+    }
+
+    /// Returns every `(job type, scale factor)` template.
+    pub fn templates(&self) -> &[(String, u32)] {
+        &self.templates
+    }
+
+    /// Returns the isolated rate of a template on a GPU type: `None` if absent, `Some(0.0)`
+    /// if measured as unable to run.
+    pub fn isolated(&self, job_type: &str, scale: u32, gpu_type: &str) -> Option<f64> {
+        let template = *self.template_index.get(&(job_type.to_string(), scale))?;
+        let worker = self.worker_types.iter().position(|known| known == gpu_type)?;
+        Some(self.isolated[template][worker])
+    }
+
+    /// Returns the rates `(own, other)` of two templates sharing a GPU of `gpu_type`; `None`
+    /// if not measured, `Some((0.0, 0.0))` if they cannot share.
+    pub fn colocated(&self, a: (&str, u32), b: (&str, u32), gpu_type: &str) -> Option<(f64, f64)> {
+        let worker = self.worker_types.iter().position(|known| known == gpu_type)?;
+        let a = *self.template_index.get(&(a.0.to_string(), a.1))?;
+        let b = *self.template_index.get(&(b.0.to_string(), b.1))?;
+        self.pairs.get(&(worker, a, b)).copied()
+    }
+}
+
+impl PerfModel for ThroughputTable {
+    fn describe(&self) -> String {
+        format!("throughput table '{}'", self.source)
+    }
+
+    fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
+        match self.isolated(&job.job_type, gpus, gpu_type) {
+            Some(rate) if rate > 0.0 => Ok(rate),
+            Some(_) => Err(PerfError::Unsupported {
+                model: self.describe(),
+                job_type: job.job_type.clone(),
+                gpu_type: gpu_type.to_string(),
+                gpus,
+            }),
+            None => {
+                let scales: Vec<String> = self
+                    .templates
+                    .iter()
+                    .filter(|(name, _)| *name == job.job_type)
+                    .map(|(_, scale)| scale.to_string())
+                    .collect();
+                let hint = if !self.worker_types.iter().any(|known| known == gpu_type) {
+                    format!("; the table's GPU types are {}", self.worker_types.join(", "))
+                } else if scales.is_empty() {
+                    "; the table has no such job type".to_string()
+                } else {
+                    format!("; the table has scale factors {} for it", scales.join(", "))
+                };
+                Err(PerfError::Missing {
+                    model: self.describe(),
+                    job_type: job.job_type.clone(),
+                    gpu_type: gpu_type.to_string(),
+                    gpus,
+                    hint,
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_core::{JobId, Time};
+
+    fn table() -> ThroughputTable {
+        let json = serde_json::json!({
+            "v100": {
+                "('A', 1)": {"null": 10.0, "('A', 1)": [6.0, 6.0], "('B', 2)": [0.0, 0.0]},
+                "('B', 2)": {"null": 4.0}
+            },
+            "k80": {
+                "('A', 1)": {"null": 2.0},
+                "('B', 2)": {"null": 0.0}
+            },
+            "k80_unconsolidated": {"('A', 1)": {"null": 1.0}}
+        });
+        let (table, summary) = ThroughputTable::from_json(&json, "inline").unwrap();
+        assert_eq!(summary.skipped_worker_types, vec!["k80_unconsolidated"]);
+        assert_eq!(summary.zero_isolated, 1);
+        assert_eq!(summary.pairs, 2);
+        table
+    }
+
+    #[test]
+    fn parses_gavel_keys() {
+        assert_eq!(parse_template_key("('ResNet-50 (batch size 64)', 2)"), Some(("ResNet-50 (batch size 64)".into(), 2)));
+        assert_eq!(parse_template_key("null"), None);
+    }
+
+    #[test]
+    fn rates_come_from_the_table_and_mixed_allocations_run_at_the_slowest() {
+        let table = table();
+        let job = JobSpec::new(JobId(0), Time::ZERO, 1, "A", 100.0);
+        assert_eq!(table.rate(&job, "v100", 1), Ok(10.0));
+        assert_eq!(table.allocation_rate(&job, &[("v100", 1)]), Ok(10.0));
+        let job_b = JobSpec::new(JobId(1), Time::ZERO, 2, "B", 100.0);
+        let err = table.allocation_rate(&job_b, &[("v100", 1), ("k80", 1)]).unwrap_err();
+        assert!(matches!(err, PerfError::Unsupported { .. }), "{err}");
+        assert_eq!(table.colocated(("A", 1), ("A", 1), "v100"), Some((6.0, 6.0)));
+        let job_a2 = JobSpec::new(JobId(2), Time::ZERO, 2, "A", 100.0);
+        let err = table.rate(&job_a2, "v100", 2).unwrap_err();
+        assert!(err.to_string().ends_with("no throughput for job type 'A' on 2 x v100; the table has scale factors 1 for it"), "{err}");
+    }
+
+    #[test]
+    fn missing_worker_entries_are_errors() {
+        let json = serde_json::json!({"v100": {"('A', 1)": {"null": 1.0}}, "k80": {}});
+        let err = ThroughputTable::from_json(&json, "inline").unwrap_err();
+        assert!(err.to_string().contains("template ('A', 1) has no entry for GPU type 'k80'"), "{err}");
+    }
+
+    #[test]
+    fn trace_duration_is_rigid_and_needs_speed_factors() {
+        let model = TraceDuration::with_reference("v100").with_speedup("k80", 0.5);
+        let job = JobSpec::new(JobId(0), Time::ZERO, 2, "rigid", 100.0);
+        assert_eq!(model.rate(&job, "k80", 2), Ok(0.5));
+        assert!(matches!(model.rate(&job, "k80", 1), Err(PerfError::Rigid { .. })));
+        assert!(matches!(model.rate(&job, "p100", 2), Err(PerfError::Missing { .. })));
+        assert_eq!(TraceDuration::uniform().rate(&job, "p100", 2), Ok(1.0));
+    }
+}
