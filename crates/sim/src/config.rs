@@ -1,0 +1,67 @@
+//! Run parameters of the engine.
+
+use schedlab_core::Time;
+use serde::{Deserialize, Serialize};
+
+/// Which jobs the run metrics summarise, so that warm-up and drain can be excluded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum MeasurementWindow {
+    /// Every job.
+    #[default]
+    All,
+    /// Jobs whose index is in `first..last` (Gavel measures jobs 4000..5000).
+    Jobs {
+        /// First job index included.
+        first: u32,
+        /// First job index excluded.
+        last: u32,
+    },
+    /// Jobs arriving in `from..to` seconds.
+    Arrivals {
+        /// Earliest arrival included.
+        from: Time,
+        /// Earliest arrival excluded.
+        to: Time,
+    },
+}
+
+impl MeasurementWindow {
+    /// Returns true if and only if the job with this index and arrival is measured.
+    pub fn contains(&self, index: u32, arrival: Time) -> bool {
+        match *self {
+            MeasurementWindow::All => true,
+            MeasurementWindow::Jobs { first, last } => (first..last).contains(&index),
+            MeasurementWindow::Arrivals { from, to } => from <= arrival && arrival < to,
+        }
+    }
+}
+
+/// Engine parameters. The defaults model no restart cost and check invariants in debug builds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimConfig {
+    /// Seconds without progress after a job is started again or moved (checkpoint restore,
+    /// process start). Pollux uses 30 s; Gavel none.
+    pub restart_overhead: f64,
+    /// Whether a job's first start also pays `restart_overhead`.
+    pub overhead_on_first_start: bool,
+    /// Which jobs the run metrics cover.
+    pub window: MeasurementWindow,
+    /// Stop at this time; jobs not finished by then are reported as unfinished.
+    pub max_time: Option<Time>,
+    /// Check every invariant at every decision point (slow; on in debug builds).
+    pub check_invariants: bool,
+}
+
+impl Default for SimConfig {
+    fn default() -> SimConfig {
+        SimConfig {
+            restart_overhead: 0.0,
+            overhead_on_first_start: false,
+            window: MeasurementWindow::All,
+            max_time: None,
+            check_invariants: cfg!(debug_assertions),
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! The discrete-event loop.
+
+use crate::metrics::{summarize, BusyTimeline, JobRecord, RunMetrics};
+use crate::{SimConfig, SimError};
+use schedlab_cluster::{PerfError, PerfModel};
+use schedlab_core::{
+    Allocation, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView, JobsView, Knowledge,
+    OracleInfo, Policy, Time,
+};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Everything a run produces.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// The policy's canonical name.
+    pub policy: String,
+    /// GPU type names, the order of every per-type vector.
+    pub gpu_types: Vec<String>,
+    /// One record per job of the workload, in id order.
+    pub jobs: Vec<JobRecord>,
+    /// Summary over the measurement window.
+    pub metrics: RunMetrics,
+    /// Busy GPUs per type over time.
+    pub timeline: BusyTimeline,
+    /// Wall-clock time of the run (not part of the deterministic output).
+    pub wall_time: Duration,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum EventKind {
+    Completion { job: JobId, epoch: u32 },
+    Tick { epoch: u64 },
+}
+
+/// A heap entry; ordered by time, then by insertion sequence, so ties break identically on
+/// every run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Event {
+    time: Time,
+    sequence: u64,
+    kind: EventKind,
+}
+
+/// Engine-private bookkeeping of one job.
+#[derive(Clone, Debug, Default)]
+struct JobState {
+    /// Incremented on every stop; completion events carry the epoch they were made in.
+    epoch: u32,
+    cpus_per_gpu: Option<f64>,
+    gpu_seconds: Vec<f64>,
+    finish: Option<Time>,
+    view_at_finish: Option<JobView>,
+}
+
+/// A policy calling for ticks with nothing running and nothing left to arrive this many times
+/// in a row is stalled.
+const MAX_IDLE_DECISIONS: u32 = 10_000;
+
+struct Engine<'a> {
+    cluster: ClusterView,
+    workload: &'a [JobSpec],
+    perf: &'a dyn PerfModel,
+    policy: &'a mut dyn Policy,
+    policy_name: String,
+    oracle: bool,
+    elastic: bool,
+    config: &'a SimConfig,
+    now: Time,
+    jobs: JobsView,
+    states: Vec<JobState>,
+    heap: BinaryHeap<Reverse<Event>>,
+    sequence: u64,
+    next_arrival: usize,
+    tick_epoch: u64,
+    pending_tick: Option<Time>,
+    events: u64,
+    decisions: u64,
+    idle_decisions: u32,
+    timeline: BusyTimeline,
+    arrived: Vec<JobId>,
+    finished: Vec<JobId>,
+}
+
+/// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
+///
+/// The workload must be sorted by arrival with `workload[i].id == JobId(i)`. The result holds
+/// a record for every job; jobs still unfinished at `config.max_time` have no finish time.
+pub fn run(
+    cluster: Arc<ClusterSpec>,
+    workload: &[JobSpec],
+    perf: &dyn PerfModel,
+    policy: &mut dyn Policy,
+    config: &SimConfig,
+) -> Result<RunResult, SimError> {
+    let started = Instant::now();
+    validate_workload(&cluster, workload)?;
+    let n_types = cluster.gpu_types().len();
+    let policy_name = policy.name().to_string();
+    let mut engine = Engine {
+        timeline: BusyTimeline { gpu_types: cluster.gpu_types().to_vec(), ..BusyTimeline::default() },
+        cluster: ClusterView::new(cluster),
+        workload,
+        perf,
+        oracle: policy.knowledge() == Knowledge::Oracle,
+        elastic: policy.is_elastic(),
+        policy,
+        policy_name,
+        config,
+        now: Time::ZERO,
+        jobs: JobsView::with_capacity(workload.len()),
+        states: vec![JobState { gpu_seconds: vec![0.0; n_types], ..JobState::default() }; workload.len()],
+        heap: BinaryHeap::new(),
+        sequence: 0,
+        next_arrival: 0,
+        tick_epoch: 0,
+        pending_tick: None,
+        events: 0,
+        decisions: 0,
+        idle_decisions: 0,
+        arrived: Vec::new(),
+        finished: Vec::new(),
+    };
+    engine.timeline.record(0.0, &vec![0; n_types]);
+    engine.run_loop()?;
+    let result = engine.finish(started);
+    Ok(result)
+}
+
+fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), SimError> {
+    let total = cluster.total_gpus();
+    let mut previous = Time::ZERO;
+    for (index, job) in workload.iter().enumerate() {
+        let fail = |message: String| Err(SimError::Workload { job: job.id, message });
+        if job.id.index() != index {
+            return fail(format!("is at position {index}; job ids must equal their position (sort by arrival and renumber)"));
+        }
+        if !job.arrival.is_finite() || job.arrival < Time::ZERO {
+            return fail(format!("arrival {} must be a finite time >= 0", job.arrival));
+        }
+        if job.arrival < previous {
+            return fail(format!("arrives at {} before the previous job ({}); sort the workload by arrival", job.arrival, previous));
+        }
+        previous = job.arrival;
+        if job.gpus == 0 {
+            return fail("requests 0 GPUs; CPU-only jobs are not simulated (filter them out)".to_string());
+        }
+        if job.gpus > total {
+            return fail(format!("requests {} GPUs but the cluster has only {total}", job.gpus));
+        }
+        if !(job.work.is_finite() && job.work > 0.0) {
+            return fail(format!("work must be a positive number of steps, got {}", job.work));
+        }
+        if !(job.weight.is_finite() && job.weight >= 0.0) {
+            return fail(format!("weight must be a non-negative number, got {}", job.weight));
+        }
+        if let Some(cpus) = job.cpus
+            && !(cpus.is_finite() && cpus >= 0.0)
+        {
+            return fail(format!("cpus must be a non-negative number, got {cpus}"));
+        }
+    }
+    Ok(())
+}
+
+impl Engine<'_> {
+    fn push(&mut self, time: Time, kind: EventKind) {
+        self.sequence += 1;
+        self.heap.push(Reverse(Event { time, sequence: self.sequence, kind }));
+    }
+
+    fn is_live(&self, event: &Event) -> bool {
+        match event.kind {
+            EventKind::Completion { job, epoch } => self.states[job.index()].epoch == epoch,
+            EventKind::Tick { epoch } => self.tick_epoch == epoch,
+        }
+    }
+
+    /// Returns the time of the next live heap event, discarding stale ones.
+    fn next_heap_time(&mut self) -> Option<Time> {
+        while let Some(Reverse(event)) = self.heap.peek() {
+            if self.is_live(event) {
+                return Some(event.time);
+            }
+            self.heap.pop();
+        }
+        None
+    }
+
+    fn run_loop(&mut self) -> Result<(), SimError> {
+        loop {
+            let next_arrival = self.workload.get(self.next_arrival).map(|job| job.arrival);
+            let next_event = self.next_heap_time();
+            let now = match (next_arrival, next_event) {
+                (None, None) => return Ok(()),
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+            };
+            if self.config.max_time.is_some_and(|max_time| now > max_time) {
+                self.now = self.config.max_time.expect("checked");
+                return Ok(());
+            }
+            self.now = now;
+            self.arrived.clear();
+            self.finished.clear();
+            while let Some(job) = self.workload.get(self.next_arrival).filter(|job| job.arrival == now) {
+                self.admit(job)?;
+                self.next_arrival += 1;
+            }
+            let mut tick = false;
+            while let Some(Reverse(event)) = self.heap.peek().copied() {
+                if event.time != now {
+                    break;
+                }
+                self.heap.pop();
+                if !self.is_live(&event) {
+                    continue;
+                }
+                self.events += 1;
+                match event.kind {
+                    EventKind::Completion { job, .. } => self.complete(job)?,
+                    EventKind::Tick { .. } => {
+                        tick = true;
+                        self.pending_tick = None;
+                    }
+                }
+            }
+            self.decide(tick)?;
+        }
+    }
+
+    fn admit(&mut self, spec: &JobSpec) -> Result<(), SimError> {
+        self.events += 1;
+        let mut feasible = GpuTypeSet::EMPTY;
+        let mut fastest: f64 = 0.0;
+        let mut first_error = None;
+        for (index, gpu_type) in self.cluster.spec().gpu_types().iter().enumerate() {
+            match self.perf.rate(spec, gpu_type, spec.gpus) {
+                Ok(rate) => {
+                    feasible = feasible.with(schedlab_core::GpuTypeId(index as u16));
+                    fastest = fastest.max(rate);
+                }
+                Err(PerfError::Unsupported { .. }) => {}
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        if let Some(source) = first_error {
+            return Err(SimError::Perf { policy: self.policy_name.clone(), time: self.now, job: spec.id, source });
+        }
+        if feasible == GpuTypeSet::EMPTY {
+            return Err(SimError::Workload {
+                job: spec.id,
+                message: format!(
+                    "cannot run on any GPU type of the cluster ({}) at {} GPUs according to {}",
+                    self.cluster.spec().gpu_types().join(", "),
+                    spec.gpus,
+                    self.perf.describe()
+                ),
+            });
+        }
+        let oracle = self.oracle.then(|| OracleInfo { work: spec.work, isolated_duration: spec.work / fastest });
+        self.states[spec.id.index()].cpus_per_gpu = spec.cpus.map(|cpus| cpus / f64::from(spec.gpus));
+        self.jobs.insert(JobView::arrived(spec, feasible, oracle));
+        self.arrived.push(spec.id);
+        Ok(())
+    }
+
+    /// Stops a running job at `now`: releases its GPUs and books its GPU-seconds.
+    fn stop(&mut self, job: JobId) -> Allocation {
+        let now = self.now;
+        let view = self.jobs.get_mut(job).expect("stopping an active job");
+        let since = view.last_change.expect("a running job has a start time");
+        let allocation = view.record_stop(now);
+        self.jobs.sync_state(job);
+        let state = &mut self.states[job.index()];
+        state.epoch += 1;
+        for &(node, gpus) in &allocation.parts {
+            let gpu_type = self.cluster.spec().node(node).gpu_type;
+            state.gpu_seconds[gpu_type.index()] += f64::from(gpus) * (now - since);
+        }
+        self.cluster.release(&allocation, state.cpus_per_gpu);
+        allocation
+    }
+
+    fn complete(&mut self, job: JobId) -> Result<(), SimError> {
+        self.stop(job);
+        let mut view = self.jobs.remove(job).expect("completing an active job");
+        let work = self.workload[job.index()].work;
+        let progress = view.progress(self.now);
+        if (progress - work).abs() > 1e-6 * work.max(1.0) {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!("{job} completed with progress {progress} but its work is {work}"),
+            });
+        }
+        view.oracle = None;
+        let state = &mut self.states[job.index()];
+        state.finish = Some(self.now);
+        state.view_at_finish = Some(view);
+        self.finished.push(job);
+        Ok(())
+    }
+
+    fn decide(&mut self, tick: bool) -> Result<(), SimError> {
+        self.decisions += 1;
+        let context = Context {
+            now: self.now,
+            cluster: &self.cluster,
+            jobs: &self.jobs,
+            arrived: &self.arrived,
+            finished: &self.finished,
+            tick,
+        };
+        let decision = self.policy.schedule(&context).map_err(|source| SimError::Policy {
+            policy: self.policy_name.clone(),
+            time: self.now,
+            source,
+        })?;
+        let changed = !decision.preempt.is_empty() || !decision.start.is_empty();
+        self.apply(decision)?;
+        if changed {
+            let busy = self.cluster.busy_per_type();
+            self.timeline.record(self.now.secs(), &busy);
+        }
+        if self.config.check_invariants {
+            self.check_invariants()?;
+        }
+        self.check_stall(changed)
+    }
+
+    fn invalid(&self, job: JobId, node: Option<schedlab_core::NodeId>, reason: String) -> SimError {
+        SimError::InvalidDecision { policy: self.policy_name.clone(), time: self.now, job: Some(job), node, reason }
+    }
+
+    fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
+        let Decision { preempt, start, next_tick } = decision;
+        let mut preempt_sorted = preempt.clone();
+        preempt_sorted.sort_unstable();
+        if let Some(pair) = preempt_sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(self.invalid(pair[0], None, "preempted twice in one decision".to_string()));
+        }
+        let mut start_ids: Vec<JobId> = start.iter().map(|entry| entry.0).collect();
+        start_ids.sort_unstable();
+        if let Some(pair) = start_ids.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(self.invalid(pair[0], None, "started twice in one decision".to_string()));
+        }
+        // A preempt-and-restart on the identical allocation changes nothing.
+        let mut unchanged: Vec<JobId> = Vec::new();
+        for (job, allocation) in &start {
+            if preempt_sorted.binary_search(job).is_ok()
+                && self.jobs.get(*job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
+            {
+                unchanged.push(*job);
+            }
+        }
+        for &job in &preempt {
+            match self.jobs.get(job) {
+                None => return Err(self.invalid(job, None, "preempted, but it is not an active job".to_string())),
+                Some(view) if !view.is_running() => {
+                    return Err(self.invalid(job, None, "preempted, but it is not running".to_string()));
+                }
+                Some(_) => {}
+            }
+            if !unchanged.contains(&job) {
+                self.stop(job);
+            }
+        }
+        for (job, allocation) in start {
+            if unchanged.contains(&job) {
+                continue;
+            }
+            self.start(job, allocation)?;
+        }
+        match next_tick {
+            Some(time) if time <= self.now || !time.is_finite() => {
+                return Err(SimError::InvalidDecision {
+                    policy: self.policy_name.clone(),
+                    time: self.now,
+                    job: None,
+                    node: None,
+                    reason: format!("next tick {time} must be finite and after the current time {}", self.now),
+                });
+            }
+            Some(time) => {
+                if self.pending_tick != Some(time) {
+                    self.tick_epoch += 1;
+                    self.pending_tick = Some(time);
+                    let epoch = self.tick_epoch;
+                    self.push(time, EventKind::Tick { epoch });
+                }
+            }
+            None => {
+                if self.pending_tick.take().is_some() {
+                    self.tick_epoch += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, job: JobId, allocation: Allocation) -> Result<(), SimError> {
+        let Some(view) = self.jobs.get(job) else {
+            let reason = if self.states.get(job.index()).is_some_and(|state| state.finish.is_some()) {
+                "started, but it has already finished"
+            } else {
+                "started, but it has not arrived (or does not exist)"
+            };
+            return Err(self.invalid(job, None, reason.to_string()));
+        };
+        if view.is_running() {
+            return Err(self.invalid(job, None, "started, but it is already running (preempt it first)".to_string()));
+        }
+        let gpus = allocation.gpus();
+        if allocation.parts.is_empty() {
+            return Err(self.invalid(job, None, "started on an empty allocation".to_string()));
+        }
+        if allocation.parts.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
+            return Err(self.invalid(job, None, "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string()));
+        }
+        if gpus != view.gpus && !(self.elastic && gpus > 0) {
+            return Err(self.invalid(
+                job,
+                None,
+                format!("allocated {gpus} GPUs but requested {}; only elastic policies may change a job's size", view.gpus),
+            ));
+        }
+        let spec = self.cluster.spec_arc().clone();
+        let mut typed: Vec<(&str, u32)> = Vec::with_capacity(allocation.parts.len());
+        for &(node, node_gpus) in &allocation.parts {
+            if node.index() >= spec.nodes().len() {
+                return Err(self.invalid(job, Some(node), format!("the cluster has only {} nodes", spec.nodes().len())));
+            }
+            let gpu_type = spec.node(node).gpu_type;
+            if gpus == view.gpus && !view.feasible_types.contains(gpu_type) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("the job cannot run on GPU type '{}' (see JobView::feasible_types)", spec.gpu_type_name(gpu_type)),
+                ));
+            }
+            typed.push((spec.gpu_type_name(gpu_type), node_gpus));
+        }
+        let cpus_per_gpu = self.states[job.index()].cpus_per_gpu;
+        if let Err(error) = self.cluster.take(&allocation, cpus_per_gpu) {
+            let node = match error {
+                schedlab_core::CapacityError::UnknownNode { node, .. }
+                | schedlab_core::CapacityError::Gpus { node, .. }
+                | schedlab_core::CapacityError::Cpus { node, .. }
+                | schedlab_core::CapacityError::EmptyPart { node } => node,
+            };
+            return Err(self.invalid(job, Some(node), error.to_string()));
+        }
+        let spec_job = &self.workload[job.index()];
+        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| SimError::Perf {
+            policy: self.policy_name.clone(),
+            time: self.now,
+            job,
+            source,
+        })?;
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!("{} gave {job} a rate of {rate} steps/s", self.perf.describe()),
+            });
+        }
+        let pays_overhead = view.first_start.is_some() || self.config.overhead_on_first_start;
+        let productive_from = if pays_overhead { self.now + self.config.restart_overhead } else { self.now };
+        let remaining = (spec_job.work - view.progress(self.now)).max(0.0);
+        let view = self.jobs.get_mut(job).expect("checked above");
+        view.record_start(self.now, allocation, rate, productive_from);
+        self.jobs.sync_state(job);
+        let epoch = self.states[job.index()].epoch;
+        let finish = productive_from + remaining / rate;
+        self.push(finish.max(self.now), EventKind::Completion { job, epoch });
+        Ok(())
+    }
+
+    fn check_stall(&mut self, changed: bool) -> Result<(), SimError> {
+        let nothing_left = self.next_arrival == self.workload.len();
+        if self.jobs.n_running() > 0 || self.jobs.n_queued() == 0 || !nothing_left {
+            self.idle_decisions = 0;
+            return Ok(());
+        }
+        if changed {
+            self.idle_decisions = 0;
+        } else {
+            self.idle_decisions += 1;
+        }
+        if self.pending_tick.is_none() || self.idle_decisions > MAX_IDLE_DECISIONS {
+            let first = self.jobs.queued().next().expect("queue is not empty");
+            return Err(SimError::Stalled {
+                policy: self.policy_name.clone(),
+                time: self.now,
+                message: format!(
+                    "{} jobs wait on an idle cluster ({} free GPUs) with no arrivals left and no tick pending; \
+                     the first is {} needing {} GPUs",
+                    self.jobs.n_queued(),
+                    self.cluster.total_free(),
+                    first.id,
+                    first.gpus
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_invariants(&self) -> Result<(), SimError> {
+        let spec = self.cluster.spec();
+        let mut used = vec![0u32; spec.nodes().len()];
+        for view in self.jobs.running() {
+            for &(node, gpus) in &view.allocation.as_ref().expect("running").parts {
+                used[node.index()] += gpus;
+            }
+            let work = self.workload[view.id.index()].work;
+            if view.progress(self.now) > work * (1.0 + 1e-9) + 1e-9 {
+                return Err(SimError::Invariant {
+                    time: self.now,
+                    message: format!("{} has progress {} beyond its work {work}", view.id, view.progress(self.now)),
+                });
+            }
+        }
+        for (index, node) in spec.nodes().iter().enumerate() {
+            let free = self.cluster.free_gpus(schedlab_core::NodeId(index as u32));
+            if used[index] > node.gpus || used[index] + free != node.gpus {
+                return Err(SimError::Invariant {
+                    time: self.now,
+                    message: format!(
+                        "node {index} has {} GPUs, {} used by running jobs and {free} marked free",
+                        node.gpus, used[index]
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, started: Instant) -> RunResult {
+        // Book the GPU time of jobs still running when the run stopped.
+        let still_running: Vec<JobId> = self.jobs.running().map(|view| view.id).collect();
+        for job in still_running {
+            self.stop(job);
+        }
+        let end_time = self.now.secs();
+        let busy = self.cluster.busy_per_type();
+        self.timeline.record(end_time, &busy);
+        let jobs: Vec<JobRecord> = self
+            .workload
+            .iter()
+            .zip(&self.states)
+            .map(|(spec, state)| {
+                let view = state.view_at_finish.as_ref().or_else(|| self.jobs.get(spec.id));
+                let first_start = view.and_then(|view| view.first_start).map(Time::secs);
+                let finish = state.finish.map(Time::secs);
+                let arrival = spec.arrival.secs();
+                let run_time = view.map_or(0.0, |view| view.run_seconds(self.now));
+                let arrived = spec.arrival <= self.now;
+                let waiting_time = if arrived { finish.unwrap_or(end_time) - arrival - run_time } else { 0.0 };
+                JobRecord {
+                    id: spec.id.0,
+                    name: spec.name.clone(),
+                    arrival,
+                    gpus: spec.gpus,
+                    job_type: spec.job_type.clone(),
+                    first_start,
+                    finish,
+                    jct: finish.map(|finish| finish - arrival),
+                    queueing_delay: first_start.map(|start| start - arrival),
+                    waiting_time,
+                    run_time,
+                    restarts: view.map_or(0, |view| view.restarts),
+                    gpu_seconds: state.gpu_seconds.clone(),
+                }
+            })
+            .collect();
+        let gpus_per_type = self.cluster.spec().gpus_per_type();
+        let mut metrics = summarize(&jobs, &self.config.window, &self.timeline, &gpus_per_type, end_time);
+        metrics.events = self.events;
+        metrics.decisions = self.decisions;
+        RunResult {
+            policy: self.policy_name,
+            gpu_types: self.cluster.spec().gpu_types().to_vec(),
+            jobs,
+            metrics,
+            timeline: self.timeline,
+            wall_time: started.elapsed(),
+        }
+    }
+}

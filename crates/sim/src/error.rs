@@ -1,0 +1,76 @@
+//! Errors of a simulation run.
+
+use schedlab_cluster::PerfError;
+use schedlab_core::{JobId, NodeId, PolicyError, Time};
+
+/// Occurs when a run cannot continue; every variant names the policy, time and job involved.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimError {
+    /// Occurs when the workload is malformed (ids, order, sizes) before anything runs.
+    #[error("invalid workload: {job}: {message}")]
+    Workload {
+        /// The offending job.
+        job: JobId,
+        /// What was wrong and what was expected.
+        message: String,
+    },
+    /// Occurs when the perf model has no rate for a job where it was (or would be) placed.
+    #[error("policy '{policy}' at {time}: {job}: {source}")]
+    Perf {
+        /// The policy's name.
+        policy: String,
+        /// Simulated time.
+        time: Time,
+        /// The job.
+        job: JobId,
+        /// The model's error.
+        source: PerfError,
+    },
+    /// Occurs when the policy itself fails.
+    #[error("policy '{policy}' failed at {time}: {source}")]
+    Policy {
+        /// The policy's name.
+        policy: String,
+        /// Simulated time.
+        time: Time,
+        /// The policy's error.
+        source: PolicyError,
+    },
+    /// Occurs when a decision breaks a rule; the engine never repairs a decision.
+    #[error(
+        "policy '{policy}' at {time}: invalid decision{}{}: {reason}",
+        job.map(|job| format!(" for {job}")).unwrap_or_default(),
+        node.map(|node| format!(" on {node}")).unwrap_or_default()
+    )]
+    InvalidDecision {
+        /// The policy's name.
+        policy: String,
+        /// Simulated time.
+        time: Time,
+        /// The job the faulty entry is about, if it is about one.
+        job: Option<JobId>,
+        /// The node involved, if any.
+        node: Option<NodeId>,
+        /// Which rule was broken.
+        reason: String,
+    },
+    /// Occurs when jobs wait on an idle cluster and nothing can ever change that.
+    #[error("policy '{policy}' stalled at {time}: {message}")]
+    Stalled {
+        /// The policy's name.
+        policy: String,
+        /// Simulated time.
+        time: Time,
+        /// What is stuck and the likely reason.
+        message: String,
+    },
+    /// Occurs when an engine invariant breaks: a bug in schedlab, please report it.
+    #[error("engine invariant violated at {time}: {message}")]
+    Invariant {
+        /// Simulated time.
+        time: Time,
+        /// Which invariant.
+        message: String,
+    },
+}

@@ -1,0 +1,203 @@
+//! What a run produces: one [`JobRecord`] per job, [`RunMetrics`] over the measurement window,
+//! and a [`BusyTimeline`] of busy GPUs per type.
+
+use crate::MeasurementWindow;
+use serde::{Deserialize, Serialize};
+
+/// The outcome of one job. Times are seconds since the start of the workload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    /// Job index.
+    pub id: u32,
+    /// The job's id in its source trace, if any.
+    pub name: Option<String>,
+    /// Submission time.
+    pub arrival: f64,
+    /// GPUs requested.
+    pub gpus: u32,
+    /// Model or template name.
+    pub job_type: String,
+    /// First start, if the job ever started.
+    pub first_start: Option<f64>,
+    /// Completion time, if the job finished within the run.
+    pub finish: Option<f64>,
+    /// Completion time minus arrival, if finished.
+    pub jct: Option<f64>,
+    /// First start minus arrival, if started.
+    pub queueing_delay: Option<f64>,
+    /// Seconds between arrival and finish (or the end of the run) without GPUs.
+    pub waiting_time: f64,
+    /// Seconds holding GPUs (including restart overheads).
+    pub run_time: f64,
+    /// Starts after the first one (after preemption or migration).
+    pub restarts: u32,
+    /// GPU-seconds held on each GPU type, in the run's type order.
+    pub gpu_seconds: Vec<f64>,
+}
+
+/// Busy GPUs of each type over time, a step function: `busy[i]` holds from `times[i]` on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BusyTimeline {
+    /// GPU type names; the order of each point's counts.
+    pub gpu_types: Vec<String>,
+    /// Times at which the counts changed.
+    pub times: Vec<f64>,
+    /// Busy counts, `gpu_types.len()` per point, flattened.
+    pub busy: Vec<u32>,
+}
+
+impl BusyTimeline {
+    /// Returns the busy counts at point `index`.
+    pub fn point(&self, index: usize) -> &[u32] {
+        let n = self.gpu_types.len();
+        &self.busy[index * n..(index + 1) * n]
+    }
+
+    /// Records the counts at `time`, merging with the last point when it is at the same time
+    /// and dropping the point when the counts did not change.
+    pub fn record(&mut self, time: f64, counts: &[u32]) {
+        let n = self.gpu_types.len();
+        if let Some(&last_time) = self.times.last() {
+            let last = self.times.len() - 1;
+            if self.point(last) == counts {
+                return;
+            }
+            if last_time == time {
+                self.busy[last * n..(last + 1) * n].copy_from_slice(counts);
+                return;
+            }
+        }
+        self.times.push(time);
+        self.busy.extend_from_slice(counts);
+    }
+
+    /// Returns the busy GPU-seconds of each type between `from` and `to`.
+    pub fn integrate(&self, from: f64, to: f64) -> Vec<f64> {
+        let n = self.gpu_types.len();
+        let mut totals = vec![0.0; n];
+        for index in 0..self.times.len() {
+            let start = self.times[index].max(from);
+            let end = self.times.get(index + 1).copied().unwrap_or(f64::INFINITY).min(to);
+            if end > start {
+                for (total, &count) in totals.iter_mut().zip(self.point(index)) {
+                    *total += f64::from(count) * (end - start);
+                }
+            }
+        }
+        totals
+    }
+}
+
+/// Summary of a run over its measurement window. Times in seconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunMetrics {
+    /// Jobs in the measurement window.
+    pub jobs_measured: usize,
+    /// Of those, jobs that finished.
+    pub jobs_finished: usize,
+    /// Mean job completion time of finished measured jobs.
+    pub avg_jct: f64,
+    /// Median JCT.
+    pub median_jct: f64,
+    /// 95th percentile JCT (linear interpolation, as numpy's default).
+    pub p95_jct: f64,
+    /// 99th percentile JCT.
+    pub p99_jct: f64,
+    /// Mean of first start minus arrival over measured jobs that started.
+    pub avg_queueing_delay: f64,
+    /// Mean time without GPUs between arrival and finish, over finished measured jobs.
+    pub avg_waiting_time: f64,
+    /// Last finish minus first arrival over measured jobs.
+    pub makespan: f64,
+    /// Busy GPU-seconds over available GPU-seconds in that span.
+    pub utilization: f64,
+    /// The same per GPU type, in the run's type order.
+    pub utilization_per_type: Vec<f64>,
+    /// Restarts summed over measured jobs.
+    pub restarts: u64,
+    /// Arrivals, completions and ticks processed in the whole run.
+    pub events: u64,
+    /// Times the policy was called.
+    pub decisions: u64,
+    /// Simulated time at which the run ended.
+    pub end_time: f64,
+}
+
+/// Returns the `p`-th percentile (0..=100) of sorted values by linear interpolation.
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let position = p / 100.0 * (sorted.len() - 1) as f64;
+    let low = position.floor() as usize;
+    let high = position.ceil() as usize;
+    sorted[low] + (sorted[high] - sorted[low]) * (position - low as f64)
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, count) = values.fold((0.0, 0usize), |(sum, count), value| (sum + value, count + 1));
+    if count == 0 { f64::NAN } else { sum / count as f64 }
+}
+
+/// Computes the run metrics of `jobs` over `window`, with GPU totals per type for utilisation.
+pub fn summarize(
+    jobs: &[JobRecord],
+    window: &MeasurementWindow,
+    timeline: &BusyTimeline,
+    gpus_per_type: &[u32],
+    end_time: f64,
+) -> RunMetrics {
+    use schedlab_core::Time;
+    let measured: Vec<&JobRecord> =
+        jobs.iter().filter(|job| window.contains(job.id, Time::from_secs(job.arrival))).collect();
+    let mut jcts: Vec<f64> = measured.iter().filter_map(|job| job.jct).collect();
+    jcts.sort_by(f64::total_cmp);
+    let start = measured.iter().map(|job| job.arrival).fold(f64::INFINITY, f64::min);
+    let end = measured.iter().map(|job| job.finish.unwrap_or(end_time)).fold(f64::NEG_INFINITY, f64::max);
+    let span = if measured.is_empty() { 0.0 } else { end - start };
+    let busy = if span > 0.0 { timeline.integrate(start, end) } else { vec![0.0; gpus_per_type.len()] };
+    let total_gpus: u32 = gpus_per_type.iter().sum();
+    let ratio = |busy: f64, gpus: u32| if span > 0.0 && gpus > 0 { busy / (f64::from(gpus) * span) } else { f64::NAN };
+    RunMetrics {
+        jobs_measured: measured.len(),
+        jobs_finished: jcts.len(),
+        avg_jct: mean(jcts.iter().copied()),
+        median_jct: percentile(&jcts, 50.0),
+        p95_jct: percentile(&jcts, 95.0),
+        p99_jct: percentile(&jcts, 99.0),
+        avg_queueing_delay: mean(measured.iter().filter_map(|job| job.queueing_delay)),
+        avg_waiting_time: mean(measured.iter().filter(|job| job.finish.is_some()).map(|job| job.waiting_time)),
+        makespan: span,
+        utilization: ratio(busy.iter().sum(), total_gpus),
+        utilization_per_type: busy.iter().zip(gpus_per_type).map(|(busy, gpus)| ratio(*busy, *gpus)).collect(),
+        restarts: measured.iter().map(|job| u64::from(job.restarts)).sum(),
+        events: 0,
+        decisions: 0,
+        end_time,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_interpolate_like_numpy() {
+        let values = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(percentile(&values, 50.0), 2.5);
+        assert_eq!(percentile(&values, 100.0), 4.0);
+        assert!((percentile(&values, 95.0) - 3.85).abs() < 1e-12);
+    }
+
+    #[test]
+    fn timeline_merges_and_integrates() {
+        let mut timeline = BusyTimeline { gpu_types: vec!["a".into()], ..Default::default() };
+        timeline.record(0.0, &[1]);
+        timeline.record(0.0, &[2]);
+        timeline.record(5.0, &[2]);
+        timeline.record(10.0, &[0]);
+        assert_eq!(timeline.times, vec![0.0, 10.0]);
+        assert_eq!(timeline.integrate(0.0, 20.0), vec![20.0]);
+        assert_eq!(timeline.integrate(5.0, 8.0), vec![6.0]);
+    }
+}
