@@ -1,0 +1,78 @@
+//! Shared building blocks: start jobs in an order (non-preemptive), or run the jobs at the
+//! top of a priority order (preemptive).
+
+use schedlab_cluster::Placer;
+use schedlab_core::{Allocation, ClusterView, Context, Decision, JobId, JobView, Time};
+
+/// Returns the job's CPUs per GPU, if it asked for CPUs.
+pub fn cpus_per_gpu(job: &JobView) -> Option<f64> {
+    job.cpus.map(|cpus| cpus / f64::from(job.gpus))
+}
+
+/// Non-preemptive: walks `order` and starts each job that fits on the free resources.
+///
+/// With `backfill` false the walk stops at the first job that does not fit (strict order);
+/// with `backfill` true it goes on and starts later jobs that fit.
+pub fn start_in_order<'a>(
+    context: &Context<'_>,
+    placer: &Placer,
+    order: impl IntoIterator<Item = &'a JobView>,
+    backfill: bool,
+) -> Vec<(JobId, Allocation)> {
+    let mut plan: Option<ClusterView> = None;
+    let mut starts = Vec::new();
+    for job in order {
+        let cluster = plan.as_ref().unwrap_or(context.cluster);
+        if cluster.total_free() == 0 {
+            break;
+        }
+        let placed =
+            if job.gpus <= cluster.total_free() { placer.place(cluster, job.gpus, job.feasible_types, cpus_per_gpu(job)) } else { None };
+        match placed {
+            Some(allocation) => {
+                let plan = plan.get_or_insert_with(|| context.cluster.clone());
+                plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+                starts.push((job.id, allocation));
+            }
+            None if backfill => continue,
+            None => break,
+        }
+    }
+    starts
+}
+
+/// Preemptive: runs the jobs at the top of `order` (highest priority first).
+///
+/// As in Tiresias' simulator, jobs are first selected by GPU count alone: walking the order,
+/// a job is selected if its GPUs fit in what the selected jobs above it left of the cluster's
+/// total. Running jobs that are not selected are preempted; selected running jobs stay where
+/// they are; selected waiting jobs are placed in order on what is then free. A selected job
+/// that cannot be placed because free GPUs are fragmented waits for the next decision.
+pub fn run_top_of_order(context: &Context<'_>, placer: &Placer, order: &[&JobView], next_tick: Option<Time>) -> Decision {
+    let mut budget = context.cluster.spec().total_gpus();
+    let mut selected = vec![false; order.len()];
+    for (index, job) in order.iter().enumerate() {
+        if job.gpus <= budget {
+            selected[index] = true;
+            budget -= job.gpus;
+            if budget == 0 {
+                break;
+            }
+        }
+    }
+    let mut plan = context.cluster.clone();
+    let mut preempt = Vec::new();
+    for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| job.is_running() && !**selected) {
+        let allocation = job.allocation.as_ref().expect("a running job has an allocation");
+        plan.release(allocation, cpus_per_gpu(job));
+        preempt.push(job.id);
+    }
+    let mut start = Vec::new();
+    for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| !job.is_running() && **selected) {
+        if let Some(allocation) = placer.place(&plan, job.gpus, job.feasible_types, cpus_per_gpu(job)) {
+            plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+            start.push((job.id, allocation));
+        }
+    }
+    Decision { preempt, start, next_tick }
+}

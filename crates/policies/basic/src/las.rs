@@ -1,0 +1,199 @@
+//! Least attained service, continuous and Tiresias' discretised two-dimensional variant.
+
+use crate::common::run_top_of_order;
+use schedlab_cluster::Placer;
+use schedlab_core::{Context, Decision, JobId, JobView, ParamError, Policy, PolicyError, PolicyParams, Time};
+
+/// How service is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Service {
+    /// GPUs held times seconds held (Tiresias' 2D attained service).
+    GpuTime,
+    /// Seconds held.
+    Time,
+}
+
+fn read_service(reader: &mut schedlab_core::ParamReader<'_>) -> Result<Service, ParamError> {
+    Ok(match reader.choice("service", "gpu_time", &["gpu_time", "time"])? {
+        "time" => Service::Time,
+        _ => Service::GpuTime,
+    })
+}
+
+fn service(job: &JobView, now: Time, kind: Service) -> f64 {
+    match kind {
+        Service::GpuTime => job.attained_service(now),
+        Service::Time => job.run_seconds(now),
+    }
+}
+
+/// Least attained service: the jobs that have received the least service run, preempting
+/// others. Priorities are re-evaluated at arrivals, completions and every `quantum` seconds
+/// while jobs wait.
+#[derive(Clone, Debug)]
+pub struct Las {
+    name: String,
+    placer: Placer,
+    quantum: f64,
+    service: Service,
+}
+
+impl Las {
+    /// Builds the policy from `las[quantum=360,service=gpu_time,placement=...,same_type=...]`.
+    pub fn from_params(params: &PolicyParams) -> Result<Las, ParamError> {
+        let mut reader = params.reader();
+        let quantum = reader.positive_f64("quantum", 360.0)?;
+        let service = read_service(&mut reader)?;
+        let placer = Placer::from_params(&mut reader)?;
+        Ok(Las { name: reader.finish()?, placer, quantum, service })
+    }
+}
+
+impl Policy for Las {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        if context.jobs.n_queued() == 0 {
+            return Ok(Decision::none());
+        }
+        let now = context.now;
+        let mut order: Vec<(f64, &JobView)> =
+            context.jobs.active().map(|job| (service(job, now, self.service), job)).collect();
+        // Stable: equal service keeps arrival order.
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let order: Vec<&JobView> = order.into_iter().map(|(_, job)| job).collect();
+        let decision = run_top_of_order(context, &self.placer, &order, Some(now + self.quantum));
+        Ok(decision)
+    }
+}
+
+/// Tiresias' per-job bookkeeping.
+#[derive(Clone, Copy, Debug)]
+struct TiresiasJob {
+    /// Queue the job is in.
+    queue: usize,
+    /// When it entered that queue (arrival, demotion or promotion).
+    entered: Time,
+    /// Run seconds at the last promotion (Tiresias resets `executed_time` to 0 on promotion).
+    run_offset: f64,
+    /// When it first ran after its last promotion (or arrival).
+    first_run: Option<Time>,
+}
+
+/// Tiresias' discretised two-dimensional LAS (Gu et al., NSDI'19), as in its simulator's
+/// `dlas-gpu` mode: jobs move down priority queues as their attained GPU-time crosses
+/// `thresholds`; queues are served in order, and within a queue running jobs keep running
+/// and waiting jobs follow in the order they entered the queue. With `starvation` S > 0, a
+/// waiting job in a lower queue whose time waiting since it last ran reaches S times its
+/// executed time is promoted to the top queue with its executed time reset.
+#[derive(Clone, Debug)]
+pub struct Tiresias {
+    name: String,
+    placer: Placer,
+    thresholds: Vec<f64>,
+    starvation: f64,
+    service: Service,
+    jobs: Vec<Option<TiresiasJob>>,
+}
+
+impl Tiresias {
+    /// Builds the policy from `tiresias[thresholds=3250:7200,starvation=0,service=gpu_time,...]`.
+    pub fn from_params(params: &PolicyParams) -> Result<Tiresias, ParamError> {
+        let mut reader = params.reader();
+        let thresholds = reader.f64_list("thresholds", &[3250.0, 7200.0])?;
+        let starvation = reader.f64("starvation", 0.0)?;
+        let service = read_service(&mut reader)?;
+        let placer = Placer::from_params(&mut reader)?;
+        let name = reader.finish()?;
+        if thresholds.windows(2).any(|pair| pair[0] >= pair[1]) {
+            return Err(ParamError { policy: name, message: "parameter 'thresholds': expected increasing values".into() });
+        }
+        Ok(Tiresias { name, placer, thresholds, starvation, service, jobs: Vec::new() })
+    }
+
+    fn executed(&self, job: &JobView, state: &TiresiasJob, now: Time) -> f64 {
+        let seconds = job.run_seconds(now) - state.run_offset;
+        match self.service {
+            Service::GpuTime => seconds * f64::from(job.gpus),
+            Service::Time => seconds,
+        }
+    }
+
+    fn queue_of(&self, executed: f64) -> usize {
+        // A tolerance keeps a job that reaches a threshold exactly at a tick from staying up.
+        self.thresholds.iter().take_while(|threshold| executed >= **threshold - 1e-6).count()
+    }
+
+    /// Seconds the job has waited since it first ran after its last promotion.
+    fn waited(job: &JobView, state: &TiresiasJob, now: Time) -> f64 {
+        match state.first_run {
+            Some(first_run) => (now - first_run) - (job.run_seconds(now) - state.run_offset),
+            None => 0.0,
+        }
+    }
+}
+
+impl Policy for Tiresias {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        let now = context.now;
+        for id in context.finished {
+            if let Some(slot) = self.jobs.get_mut(id.index()) {
+                *slot = None;
+            }
+        }
+        let mut next_tick: Option<Time> = None;
+        let mut consider = |time: Time| {
+            if time > now {
+                next_tick = Some(next_tick.map_or(time, |known| known.min(time)));
+            }
+        };
+        let mut keyed: Vec<((usize, bool, Time, JobId), &JobView)> = Vec::with_capacity(context.jobs.n_active());
+        for job in context.jobs.active() {
+            if job.id.index() >= self.jobs.len() {
+                self.jobs.resize(job.id.index() + 1, None);
+            }
+            let mut state =
+                self.jobs[job.id.index()].unwrap_or(TiresiasJob { queue: 0, entered: job.arrival, run_offset: 0.0, first_run: None });
+            if state.first_run.is_none() && job.is_running() {
+                state.first_run = job.last_change;
+            }
+            let executed = self.executed(job, &state, now);
+            if self.starvation > 0.0 && state.queue > 0 && !job.is_running() && executed > 0.0 {
+                if Self::waited(job, &state, now) >= self.starvation * executed - 1e-6 {
+                    state = TiresiasJob { queue: 0, entered: now, run_offset: job.run_seconds(now), first_run: None };
+                } else {
+                    consider(now + (self.starvation * executed - Self::waited(job, &state, now)));
+                }
+            }
+            let executed = self.executed(job, &state, now);
+            let queue = self.queue_of(executed);
+            if queue != state.queue {
+                state.queue = queue;
+                state.entered = now;
+            }
+            if job.is_running()
+                && let Some(threshold) = self.thresholds.get(queue)
+            {
+                let per_second = match self.service {
+                    Service::GpuTime => f64::from(job.gpus),
+                    Service::Time => 1.0,
+                };
+                consider(now + (threshold - executed) / per_second);
+            }
+            self.jobs[job.id.index()] = Some(state);
+            keyed.push(((state.queue, !job.is_running(), state.entered, job.id), job));
+        }
+        if context.jobs.n_queued() == 0 {
+            return Ok(Decision { next_tick, ..Decision::none() });
+        }
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let order: Vec<&JobView> = keyed.into_iter().map(|(_, job)| job).collect();
+        Ok(run_top_of_order(context, &self.placer, &order, next_tick))
+    }
+}

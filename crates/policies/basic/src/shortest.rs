@@ -1,0 +1,111 @@
+//! Shortest job first and shortest remaining time first: oracle policies.
+
+use crate::common::{run_top_of_order, start_in_order};
+use schedlab_cluster::Placer;
+use schedlab_core::{Context, Decision, JobView, Knowledge, ParamError, Policy, PolicyError, PolicyParams, Time};
+
+/// What "short" means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Size {
+    /// Seconds on the job's best GPU type.
+    Time,
+    /// Seconds times GPUs requested.
+    GpuTime,
+}
+
+fn read_size(reader: &mut schedlab_core::ParamReader<'_>) -> Result<Size, ParamError> {
+    Ok(match reader.choice("by", "time", &["time", "gpu_time"])? {
+        "gpu_time" => Size::GpuTime,
+        _ => Size::Time,
+    })
+}
+
+fn remaining(job: &JobView, now: Time, size: Size) -> f64 {
+    let seconds = job.oracle_remaining_time(now).expect("oracle policies receive OracleInfo");
+    match size {
+        Size::Time => seconds,
+        Size::GpuTime => seconds * f64::from(job.gpus),
+    }
+}
+
+/// Shortest job first (ORACLE: knows each job's true duration). Non-preemptive: waiting jobs
+/// start in order of their total duration; `backfill` as for FIFO.
+#[derive(Clone, Debug)]
+pub struct Sjf {
+    name: String,
+    placer: Placer,
+    backfill: bool,
+    size: Size,
+}
+
+impl Sjf {
+    /// Builds the policy from `sjf[backfill=false,by=time,placement=...,same_type=...]`.
+    pub fn from_params(params: &PolicyParams) -> Result<Sjf, ParamError> {
+        let mut reader = params.reader();
+        let backfill = reader.bool("backfill", false)?;
+        let size = read_size(&mut reader)?;
+        let placer = Placer::from_params(&mut reader)?;
+        Ok(Sjf { name: reader.finish()?, placer, backfill, size })
+    }
+}
+
+impl Policy for Sjf {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn knowledge(&self) -> Knowledge {
+        Knowledge::Oracle
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        if context.cluster.total_free() == 0 || context.jobs.n_queued() == 0 {
+            return Ok(Decision::none());
+        }
+        let mut order: Vec<&JobView> = context.jobs.queued().collect();
+        // Waiting jobs have made no progress since they last stopped, so their remaining time
+        // does not depend on `now`; ties go to the earlier arrival (stable sort on id order).
+        order.sort_by(|a, b| remaining(a, context.now, self.size).total_cmp(&remaining(b, context.now, self.size)));
+        let start = start_in_order(context, &self.placer, order, self.backfill);
+        Ok(Decision { start, ..Decision::none() })
+    }
+}
+
+/// Shortest remaining time first (ORACLE). Preemptive: at every arrival and completion the
+/// jobs with the least remaining time run, preempting others.
+#[derive(Clone, Debug)]
+pub struct Srtf {
+    name: String,
+    placer: Placer,
+    size: Size,
+}
+
+impl Srtf {
+    /// Builds the policy from `srtf[by=time,placement=...,same_type=...]`.
+    pub fn from_params(params: &PolicyParams) -> Result<Srtf, ParamError> {
+        let mut reader = params.reader();
+        let size = read_size(&mut reader)?;
+        let placer = Placer::from_params(&mut reader)?;
+        Ok(Srtf { name: reader.finish()?, placer, size })
+    }
+}
+
+impl Policy for Srtf {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn knowledge(&self) -> Knowledge {
+        Knowledge::Oracle
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        if context.jobs.n_queued() == 0 {
+            return Ok(Decision::none());
+        }
+        let now = context.now;
+        let mut order: Vec<&JobView> = context.jobs.active().collect();
+        order.sort_by(|a, b| remaining(a, now, self.size).total_cmp(&remaining(b, now, self.size)));
+        Ok(run_top_of_order(context, &self.placer, &order, None))
+    }
+}
