@@ -322,7 +322,7 @@ impl Engine<'_> {
         })?;
         let changed = !decision.preempt.is_empty() || !decision.start.is_empty();
         self.apply(decision)?;
-        if changed {
+        if changed || !self.finished.is_empty() {
             let busy = self.cluster.busy_per_type();
             self.timeline.record(self.now.secs(), &busy);
         }

@@ -84,8 +84,9 @@ struct TiresiasJob {
 
 /// Tiresias' discretised two-dimensional LAS (Gu et al., NSDI'19), as in its simulator's
 /// `dlas-gpu` mode: jobs move down priority queues as their attained GPU-time crosses
-/// `thresholds`; queues are served in order, and within a queue running jobs keep running
-/// and waiting jobs follow in the order they entered the queue. With `starvation` S > 0, a
+/// `thresholds`; queues are served in order; within a queue, jobs already in it come first
+/// (running before waiting, each in order of entry) and jobs entering it now (arrivals,
+/// demotions, promotions) are appended behind them. With `starvation` S > 0, a
 /// waiting job in a lower queue whose time waiting since it last ran reaches S times its
 /// executed time is promoted to the top queue with its executed time reset.
 #[derive(Clone, Debug)]
@@ -147,53 +148,78 @@ impl Policy for Tiresias {
                 *slot = None;
             }
         }
-        let mut next_tick: Option<Time> = None;
-        let mut consider = |time: Time| {
-            if time > now {
-                next_tick = Some(next_tick.map_or(time, |known| known.min(time)));
-            }
-        };
-        let mut keyed: Vec<((usize, bool, Time, JobId), &JobView)> = Vec::with_capacity(context.jobs.n_active());
+        // Tiresias keeps each queue as a list: members that stayed in the queue come first,
+        // running before waiting; jobs that entered it now (arrived, demoted, promoted) are
+        // appended behind them.
+        let mut keyed: Vec<((usize, bool, bool, Time, JobId), &JobView)> = Vec::with_capacity(context.jobs.n_active());
         for job in context.jobs.active() {
             if job.id.index() >= self.jobs.len() {
                 self.jobs.resize(job.id.index() + 1, None);
             }
-            let mut state =
-                self.jobs[job.id.index()].unwrap_or(TiresiasJob { queue: 0, entered: job.arrival, run_offset: 0.0, first_run: None });
+            let mut state = self.jobs[job.id.index()]
+                .unwrap_or(TiresiasJob { queue: 0, entered: job.arrival, run_offset: 0.0, first_run: None });
             if state.first_run.is_none() && job.is_running() {
                 state.first_run = job.last_change;
             }
             let executed = self.executed(job, &state, now);
-            if self.starvation > 0.0 && state.queue > 0 && !job.is_running() && executed > 0.0 {
-                if Self::waited(job, &state, now) >= self.starvation * executed - 1e-6 {
-                    state = TiresiasJob { queue: 0, entered: now, run_offset: job.run_seconds(now), first_run: None };
-                } else {
-                    consider(now + (self.starvation * executed - Self::waited(job, &state, now)));
-                }
+            if self.starvation > 0.0
+                && state.queue > 0
+                && !job.is_running()
+                && executed > 0.0
+                && Self::waited(job, &state, now) >= self.starvation * executed - 1e-6
+            {
+                state = TiresiasJob { queue: 0, entered: now, run_offset: job.run_seconds(now), first_run: None };
             }
-            let executed = self.executed(job, &state, now);
-            let queue = self.queue_of(executed);
+            let queue = self.queue_of(self.executed(job, &state, now));
             if queue != state.queue {
                 state.queue = queue;
                 state.entered = now;
             }
-            if job.is_running()
-                && let Some(threshold) = self.thresholds.get(queue)
-            {
-                let per_second = match self.service {
-                    Service::GpuTime => f64::from(job.gpus),
-                    Service::Time => 1.0,
-                };
-                consider(now + (threshold - executed) / per_second);
-            }
             self.jobs[job.id.index()] = Some(state);
-            keyed.push(((state.queue, !job.is_running(), state.entered, job.id), job));
+            keyed.push(((state.queue, state.entered == now, !job.is_running(), state.entered, job.id), job));
         }
-        if context.jobs.n_queued() == 0 {
-            return Ok(Decision { next_tick, ..Decision::none() });
+        let mut decision = if context.jobs.n_queued() == 0 {
+            Decision::none()
+        } else {
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();
+            run_top_of_order(context, &self.placer, &order, None)
+        };
+        decision.next_tick = self.next_event(context, &decision);
+        Ok(decision)
+    }
+}
+
+impl Tiresias {
+    /// Returns the earliest future demotion of a job that runs after `decision`, or promotion
+    /// of a job that waits after it.
+    fn next_event(&mut self, context: &Context<'_>, decision: &Decision) -> Option<Time> {
+        let now = context.now;
+        let started: Vec<JobId> = decision.start.iter().map(|entry| entry.0).collect();
+        let mut next: Option<Time> = None;
+        for job in context.jobs.active() {
+            let state = self.jobs[job.id.index()].as_mut().expect("recorded above");
+            let runs = (job.is_running() && !decision.preempt.contains(&job.id)) || started.contains(&job.id);
+            if runs && state.first_run.is_none() {
+                state.first_run = Some(now);
+            }
+            let state = *state;
+            let per_second = match self.service {
+                Service::GpuTime => f64::from(job.gpus),
+                Service::Time => 1.0,
+            };
+            let executed = self.executed(job, &state, now);
+            let candidate = if runs {
+                self.thresholds.get(state.queue).map(|threshold| now + (threshold - executed) / per_second)
+            } else if self.starvation > 0.0 && state.queue > 0 && executed > 0.0 {
+                Some(now + (self.starvation * executed - Self::waited(job, &state, now)))
+            } else {
+                None
+            };
+            if let Some(time) = candidate.filter(|time| *time > now) {
+                next = Some(next.map_or(time, |known| known.min(time)));
+            }
         }
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        let order: Vec<&JobView> = keyed.into_iter().map(|(_, job)| job).collect();
-        Ok(run_top_of_order(context, &self.placer, &order, next_tick))
+        next
     }
 }

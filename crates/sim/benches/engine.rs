@@ -1,0 +1,53 @@
+//! Engine throughput: FIFO and LAS over 100,000 synthetic jobs on a 2,816-GPU cluster
+//! (Philly's size: 352 nodes x 8 GPUs). Criterion reports events per second (arrivals,
+//! completions and ticks) and the time of a whole run.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use schedlab_cluster::{CompactCluster, TraceDuration};
+use schedlab_core::{ClusterSpec, JobSpec};
+use schedlab_sim::{run, SimConfig};
+use schedlab_trace::synthetic::GavelStyle;
+use std::sync::Arc;
+
+/// Gavel-style jobs (mean 1.9 GPUs, mean 16.8 h) at 60 jobs per hour load the cluster to
+/// about 70%.
+fn workload() -> Vec<JobSpec> {
+    GavelStyle { jobs: 100_000, rate_per_hour: 60.0, multi_gpu: true, seed: 0, templates: Vec::new() }
+        .generate()
+        .expect("valid generator")
+}
+
+fn philly_sized() -> Arc<ClusterSpec> {
+    Arc::new(CompactCluster::parse("v100=2816", 8).unwrap().build().unwrap())
+}
+
+fn engine(criterion: &mut Criterion) {
+    let jobs = workload();
+    let cluster = philly_sized();
+    let config = SimConfig { check_invariants: false, ..SimConfig::default() };
+    let mut group = criterion.benchmark_group("engine_100k_jobs_2816_gpus");
+    group.sample_size(10);
+    for policy_name in ["fifo", "las"] {
+        let mut policy = schedlab_zoo::build(policy_name).unwrap();
+        let probe = run(cluster.clone(), &jobs, &TraceDuration::uniform(), policy.as_mut(), &config).unwrap();
+        eprintln!(
+            "{policy_name}: {} events, {} decisions, utilisation {:.3}, avg JCT {:.1} h, one run {:?}",
+            probe.metrics.events,
+            probe.metrics.decisions,
+            probe.metrics.utilization,
+            probe.metrics.avg_jct / 3600.0,
+            probe.wall_time
+        );
+        group.throughput(Throughput::Elements(probe.metrics.events));
+        group.bench_function(policy_name, |bencher| {
+            bencher.iter(|| {
+                let mut policy = schedlab_zoo::build(policy_name).unwrap();
+                run(cluster.clone(), &jobs, &TraceDuration::uniform(), policy.as_mut(), &config).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);

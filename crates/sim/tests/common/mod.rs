@@ -1,0 +1,44 @@
+//! Helpers shared by the integration tests.
+
+use schedlab_cluster::{CompactCluster, PerfModel, TraceDuration};
+use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
+use schedlab_sim::{run, RunResult, SimConfig, SimError};
+use std::sync::Arc;
+
+/// A cluster from the compact text form.
+pub fn cluster(text: &str, gpus_per_node: u32) -> Arc<ClusterSpec> {
+    Arc::new(CompactCluster::parse(text, gpus_per_node).unwrap().build().unwrap())
+}
+
+/// Rigid jobs `(arrival, gpus, duration)`, ids in order.
+pub fn rigid(jobs: &[(f64, u32, f64)]) -> Vec<JobSpec> {
+    jobs.iter()
+        .enumerate()
+        .map(|(index, &(arrival, gpus, duration))| {
+            JobSpec::new(JobId(index as u32), Time::from_secs(arrival), gpus, "rigid", duration)
+        })
+        .collect()
+}
+
+/// Runs a zoo policy with the given perf model and config.
+pub fn simulate_with(
+    policy: &str,
+    cluster: Arc<ClusterSpec>,
+    jobs: &[JobSpec],
+    perf: &dyn PerfModel,
+    config: &SimConfig,
+) -> Result<RunResult, SimError> {
+    let mut policy = schedlab_zoo::build(policy).unwrap();
+    run(cluster, jobs, perf, policy.as_mut(), config)
+}
+
+/// Runs a zoo policy on rigid jobs with uniform speed and invariant checks on.
+pub fn simulate(policy: &str, cluster: Arc<ClusterSpec>, jobs: &[JobSpec]) -> RunResult {
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    simulate_with(policy, cluster, jobs, &TraceDuration::uniform(), &config).unwrap()
+}
+
+/// The JCT of every job, in id order.
+pub fn jcts(result: &RunResult) -> Vec<f64> {
+    result.jobs.iter().map(|job| job.jct.expect("every job finishes")).collect()
+}

@@ -1,0 +1,198 @@
+use crate::common::rigid;
+use proptest::prelude::*;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use schedlab_cluster::{NodeEntry, TraceDuration};
+use schedlab_core::{Allocation, ClusterView, Context, Decision, JobId, JobView, NodeId, Policy, PolicyError};
+use schedlab_sim::{run, SimConfig, SimError};
+use std::sync::Arc;
+
+/// Makes random but valid decisions: preempts some running jobs, starts some waiting ones on
+/// random free GPUs, sometimes asks for a tick. Optionally slips in one invalid entry at the
+/// `sabotage_at`-th call.
+struct RandomValid {
+    rng: ChaCha8Rng,
+    calls: u32,
+    sabotage_at: Option<u32>,
+}
+
+fn random_allocation(rng: &mut ChaCha8Rng, plan: &ClusterView, gpus: u32) -> Option<Allocation> {
+    if plan.total_free() < gpus {
+        return None;
+    }
+    let mut nodes: Vec<u32> = (0..plan.spec().nodes().len() as u32).collect();
+    nodes.shuffle(rng);
+    let mut parts = Vec::new();
+    let mut remaining = gpus;
+    for node in nodes {
+        let free = plan.free_gpus(NodeId(node));
+        if free == 0 || remaining == 0 {
+            continue;
+        }
+        let take = rng.random_range(1..=free.min(remaining));
+        parts.push((NodeId(node), take));
+        remaining -= take;
+    }
+    // Top up where there is still room, so a fitting job is always placed.
+    for part in parts.iter_mut() {
+        let extra = (plan.free_gpus(part.0) - part.1).min(remaining);
+        part.1 += extra;
+        remaining -= extra;
+    }
+    (remaining == 0).then(|| Allocation::new(parts))
+}
+
+impl RandomValid {
+    fn sabotage(&mut self, context: &Context<'_>, decision: &mut Decision) {
+        let kind = self.rng.random_range(0..4);
+        let queued: Vec<&JobView> = context.jobs.queued().collect();
+        let running: Vec<&JobView> =
+            context.jobs.running().filter(|job| !decision.preempt.contains(&job.id)).collect();
+        match kind {
+            0 if !queued.is_empty() => decision.preempt.push(queued[0].id),
+            1 if !running.is_empty() => {
+                let job = running[0];
+                decision.start.retain(|entry| entry.0 != job.id);
+                decision.start.push((job.id, job.allocation.clone().unwrap()));
+            }
+            2 if !queued.is_empty() => {
+                let node = NodeId(0);
+                let too_many = context.cluster.spec().node(node).gpus + 1;
+                decision.start.retain(|entry| entry.0 != queued[0].id);
+                decision.start.push((queued[0].id, Allocation::on_node(node, too_many)));
+            }
+            _ => decision.start.push((JobId(100_000), Allocation::on_node(NodeId(0), 1))),
+        }
+    }
+}
+
+impl Policy for RandomValid {
+    fn name(&self) -> &str {
+        "random-valid"
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        self.calls += 1;
+        let mut plan = context.cluster.clone();
+        let mut decision = Decision::none();
+        let mut candidates: Vec<&JobView> = context.jobs.queued().collect();
+        for job in context.jobs.running() {
+            if self.rng.random_bool(0.2) {
+                plan.release(job.allocation.as_ref().unwrap(), None);
+                decision.preempt.push(job.id);
+                candidates.push(job);
+            }
+        }
+        candidates.shuffle(&mut self.rng);
+        for job in &candidates {
+            if self.rng.random_bool(0.6)
+                && let Some(allocation) = random_allocation(&mut self.rng, &plan, job.gpus)
+            {
+                plan.take(&allocation, None).unwrap();
+                decision.start.push((job.id, allocation));
+            }
+        }
+        let running_after = context.jobs.n_running() - decision.preempt.len() + decision.start.len();
+        if running_after == 0 {
+            // Keep the run moving: start the first candidate that fits the (now empty) cluster.
+            for job in &candidates {
+                if let Some(allocation) = random_allocation(&mut self.rng, &plan, job.gpus) {
+                    plan.take(&allocation, None).unwrap();
+                    decision.start.push((job.id, allocation));
+                    break;
+                }
+            }
+        }
+        if self.rng.random_bool(0.5) {
+            decision.next_tick = Some(context.now + self.rng.random_range(0.5..20.0));
+        }
+        if self.sabotage_at == Some(self.calls) {
+            self.sabotage(context, &mut decision);
+        }
+        Ok(decision)
+    }
+}
+
+fn cluster_strategy() -> impl Strategy<Value = Vec<NodeEntry>> {
+    prop::collection::vec((0..3usize, 1..=8u32), 1..8).prop_map(|nodes| {
+        nodes
+            .into_iter()
+            .map(|(gpu_type, gpus)| NodeEntry {
+                name: None,
+                gpu_type: ["v100", "p100", "k80"][gpu_type].to_string(),
+                gpus,
+                cpus: None,
+                mem_gib: None,
+                group: None,
+                count: None,
+            })
+            .collect()
+    })
+}
+
+fn workload_strategy() -> impl Strategy<Value = Vec<(f64, u32, f64)>> {
+    prop::collection::vec((0.0..100.0f64, 1..=4u32, 0.5..50.0f64), 1..30).prop_map(|mut jobs| {
+        jobs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        jobs
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_valid_decisions_never_break_an_invariant(
+        nodes in cluster_strategy(),
+        workload in workload_strategy(),
+        seed in any::<u64>(),
+        overhead in prop_oneof![Just(0.0), 0.0..5.0f64],
+    ) {
+        let cluster = Arc::new(schedlab_cluster::build::from_node_list(&nodes).unwrap());
+        let total = cluster.total_gpus();
+        let workload: Vec<(f64, u32, f64)> =
+            workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
+        let jobs = rigid(&workload);
+        let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None };
+        let result = run(cluster.clone(), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
+
+        let mut per_type = vec![0.0; cluster.gpu_types().len()];
+        for (job, record) in jobs.iter().zip(&result.jobs) {
+            let jct = record.jct.expect("every job finishes");
+            prop_assert!(record.run_time >= job.work - 1e-6, "{record:?}");
+            prop_assert!((record.waiting_time + record.run_time - jct).abs() < 1e-6, "{record:?}");
+            let gpu_seconds: f64 = record.gpu_seconds.iter().sum();
+            prop_assert!((gpu_seconds - record.run_time * f64::from(job.gpus)).abs() < 1e-6 * gpu_seconds.max(1.0));
+            for (total, seconds) in per_type.iter_mut().zip(&record.gpu_seconds) {
+                *total += seconds;
+            }
+        }
+        let busy = result.timeline.integrate(0.0, result.metrics.end_time);
+        for (from_jobs, from_timeline) in per_type.iter().zip(&busy) {
+            prop_assert!((from_jobs - from_timeline).abs() < 1e-6 * from_jobs.max(1.0), "{per_type:?} vs {busy:?}");
+        }
+        prop_assert!(result.metrics.utilization <= 1.0 + 1e-9);
+    }
+
+    #[test]
+    fn an_invalid_decision_is_always_refused(
+        nodes in cluster_strategy(),
+        workload in workload_strategy(),
+        seed in any::<u64>(),
+        sabotage_at in 1..4u32,
+    ) {
+        let cluster = Arc::new(schedlab_cluster::build::from_node_list(&nodes).unwrap());
+        let total = cluster.total_gpus();
+        let workload: Vec<(f64, u32, f64)> =
+            workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
+        let jobs = rigid(&workload);
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: Some(sabotage_at) };
+        let outcome = run(cluster, &jobs, &TraceDuration::uniform(), &mut policy, &SimConfig::default());
+        if policy.calls >= sabotage_at {
+            prop_assert!(matches!(outcome, Err(SimError::InvalidDecision { .. })), "{:?}", outcome.err());
+        } else {
+            prop_assert!(outcome.is_ok());
+        }
+    }
+}

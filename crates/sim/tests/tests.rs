@@ -1,0 +1,11 @@
+//! Integration tests of the engine with real policies. One binary, one module per topic.
+
+mod common;
+// Small workloads whose JCTs are worked out by hand in each test's comment.
+mod hand_computed;
+// Decisions that break a rule must be refused with an error naming policy, job and node.
+mod invalid_decisions;
+// Random clusters, workloads and valid decisions never break an invariant.
+mod invariants;
+// Same inputs, bit-identical outputs.
+mod determinism;

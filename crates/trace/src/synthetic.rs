@@ -1,0 +1,140 @@
+//! Synthetic workloads in the style of Gavel's continuous-arrival generator.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use schedlab_core::{JobId, JobSpec, Time};
+use serde::{Deserialize, Serialize};
+
+/// A job type with the scale factors it supports and its throughput on the reference GPU type
+/// at each, which converts a sampled duration into steps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobTemplate {
+    /// Job type name, the perf model's key.
+    pub job_type: String,
+    /// `(scale factor, reference steps per second)` pairs.
+    pub scales: Vec<(u32, f64)>,
+}
+
+/// Occurs when a generator's parameters cannot produce a workload.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GeneratorError {
+    /// Occurs when the arrival rate is not a positive number.
+    #[error("rate_per_hour must be a positive number, got {0}")]
+    Rate(f64),
+    /// Occurs when a sampled scale factor has no template supporting it.
+    #[error("no job template supports scale factor {0}; templates must cover 1, 2, 4 and 8 GPUs when multi_gpu is on")]
+    NoTemplate(u32),
+}
+
+/// Gavel's continuous workload generator (Narayanan et al., OSDI'20, and
+/// `scheduler/utils.py` in its public code): Poisson arrivals at `rate_per_hour`; duration
+/// `60 * 10^U(1.5, 3)` seconds with probability 0.8, else `60 * 10^U(3, 4)`; with
+/// `multi_gpu`, 1/2/4/8 GPUs with probability 0.70/0.10/0.15/0.05, else 1 GPU; job type
+/// uniform over the templates that support the scale factor; steps = duration x reference
+/// throughput.
+///
+/// With no templates, jobs are rigid (`job_type` `rigid`, work = duration in seconds) for
+/// [`TraceDuration`](https://docs.rs/schedlab-cluster)-style replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GavelStyle {
+    /// Number of jobs.
+    pub jobs: usize,
+    /// Mean arrivals per hour.
+    pub rate_per_hour: f64,
+    /// Whether jobs may request more than one GPU.
+    pub multi_gpu: bool,
+    /// Seed of the generator's own RNG (ChaCha8).
+    pub seed: u64,
+    /// Job templates; empty for rigid jobs.
+    pub templates: Vec<JobTemplate>,
+}
+
+impl GavelStyle {
+    /// Returns the jobs, sorted by arrival with ids `0..jobs`; the first arrives at t = 0.
+    pub fn generate(&self) -> Result<Vec<JobSpec>, GeneratorError> {
+        if !(self.rate_per_hour.is_finite() && self.rate_per_hour > 0.0) {
+            return Err(GeneratorError::Rate(self.rate_per_hour));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        let mean_interarrival = 3600.0 / self.rate_per_hour;
+        let mut arrival = 0.0;
+        let mut jobs = Vec::with_capacity(self.jobs);
+        for index in 0..self.jobs {
+            if index > 0 {
+                let uniform: f64 = rng.random();
+                arrival += -mean_interarrival * (1.0 - uniform).ln();
+            }
+            let exponent = if rng.random::<f64>() < 0.8 { rng.random_range(1.5..3.0) } else { rng.random_range(3.0..4.0) };
+            let duration = 60.0 * 10f64.powf(exponent);
+            let gpus = if self.multi_gpu {
+                match rng.random::<f64>() {
+                    draw if draw < 0.70 => 1,
+                    draw if draw < 0.80 => 2,
+                    draw if draw < 0.95 => 4,
+                    _ => 8,
+                }
+            } else {
+                1
+            };
+            let id = JobId(index as u32);
+            let job = if self.templates.is_empty() {
+                JobSpec::new(id, Time::from_secs(arrival), gpus, "rigid", duration)
+            } else {
+                let supporting: Vec<(&str, f64)> = self
+                    .templates
+                    .iter()
+                    .filter_map(|template| {
+                        template.scales.iter().find(|(scale, _)| *scale == gpus).map(|(_, rate)| (template.job_type.as_str(), *rate))
+                    })
+                    .collect();
+                if supporting.is_empty() {
+                    return Err(GeneratorError::NoTemplate(gpus));
+                }
+                let (job_type, rate) = supporting[rng.random_range(0..supporting.len())];
+                JobSpec::new(id, Time::from_secs(arrival), gpus, job_type, duration * rate)
+            };
+            jobs.push(JobSpec { trace_duration: Some(duration), ..job });
+        }
+        Ok(jobs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generator() -> GavelStyle {
+        GavelStyle { jobs: 2000, rate_per_hour: 60.0, multi_gpu: true, seed: 7, templates: Vec::new() }
+    }
+
+    #[test]
+    fn is_deterministic_and_sorted() {
+        let a = generator().generate().unwrap();
+        let b = generator().generate().unwrap();
+        assert_eq!(a, b);
+        assert!(a.windows(2).all(|pair| pair[0].arrival <= pair[1].arrival));
+        assert_eq!(a[0].arrival, Time::ZERO);
+    }
+
+    #[test]
+    fn matches_the_published_distributions() {
+        let jobs = generator().generate().unwrap();
+        let n = jobs.len() as f64;
+        let single = jobs.iter().filter(|job| job.gpus == 1).count() as f64 / n;
+        assert!((single - 0.7).abs() < 0.04, "single-GPU share {single}");
+        let mean_gap = jobs.last().unwrap().arrival.secs() / (n - 1.0);
+        assert!((mean_gap - 60.0).abs() < 6.0, "mean inter-arrival {mean_gap}");
+        assert!(jobs.iter().all(|job| (60.0 * 10f64.powf(1.5)..=600_000.0).contains(&job.work)));
+    }
+
+    #[test]
+    fn templates_turn_durations_into_steps() {
+        let templates = vec![JobTemplate { job_type: "A".into(), scales: vec![(1, 2.0)] }];
+        let jobs = GavelStyle { multi_gpu: false, templates, ..generator() }.generate().unwrap();
+        assert!(jobs.iter().all(|job| job.job_type == "A" && job.work == 2.0 * job.trace_duration.unwrap()));
+        let templates = vec![JobTemplate { job_type: "A".into(), scales: vec![(1, 2.0)] }];
+        let err = GavelStyle { templates, ..generator() }.generate().unwrap_err();
+        assert!(matches!(err, GeneratorError::NoTemplate(_)));
+    }
+}

@@ -1,0 +1,159 @@
+//! The policy registry: turns a name such as `tiresias[starvation=2]` into a boxed
+//! [`Policy`].
+//!
+//! Every policy crate adds one line per policy to [`REGISTRY`]. Unknown names and unknown
+//! parameters are errors that list what is accepted.
+
+#![deny(missing_docs)]
+
+use schedlab_core::{ParamError, Policy, PolicyParams};
+use schedlab_policies_basic as basic;
+
+/// Builds a policy from its parsed name and parameters.
+pub type Constructor = fn(&PolicyParams) -> Result<Box<dyn Policy>, ParamError>;
+
+/// One registered policy.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyEntry {
+    /// The name used in specs and on the command line.
+    pub name: &'static str,
+    /// One line: what it does.
+    pub description: &'static str,
+    /// True if and only if the policy uses oracle knowledge (true job durations).
+    pub oracle: bool,
+    /// Parameters it accepts, as `key=default` text.
+    pub params: &'static str,
+    /// The constructor.
+    pub build: Constructor,
+}
+
+fn boxed<P: Policy + 'static>(result: Result<P, ParamError>) -> Result<Box<dyn Policy>, ParamError> {
+    result.map(|policy| Box::new(policy) as Box<dyn Policy>)
+}
+
+const PLACEMENT: &str = "placement=consolidated|spread, same_type=true";
+
+/// Every registered policy, in the order `schedlab policies` lists them.
+pub const REGISTRY: &[PolicyEntry] = &[
+    PolicyEntry {
+        name: "fifo",
+        description: "first come, first served; non-preemptive; optional backfill",
+        oracle: false,
+        params: "backfill=false",
+        build: |params| boxed(basic::Fifo::from_params(params)),
+    },
+    PolicyEntry {
+        name: "sjf",
+        description: "shortest job first by true duration; non-preemptive (ORACLE)",
+        oracle: true,
+        params: "backfill=false, by=time|gpu_time",
+        build: |params| boxed(basic::Sjf::from_params(params)),
+    },
+    PolicyEntry {
+        name: "srtf",
+        description: "shortest remaining time first by true remaining work; preemptive (ORACLE)",
+        oracle: true,
+        params: "by=time|gpu_time",
+        build: |params| boxed(basic::Srtf::from_params(params)),
+    },
+    PolicyEntry {
+        name: "las",
+        description: "least attained service first; preemptive, re-evaluated every quantum",
+        oracle: false,
+        params: "quantum=360, service=gpu_time|time",
+        build: |params| boxed(basic::Las::from_params(params)),
+    },
+    PolicyEntry {
+        name: "tiresias",
+        description: "Tiresias discretised 2D-LAS: priority queues by attained GPU-time, starvation promotion",
+        oracle: false,
+        params: "thresholds=3250:7200, starvation=0, service=gpu_time|time",
+        build: |params| boxed(basic::Tiresias::from_params(params)),
+    },
+    PolicyEntry {
+        name: "drf",
+        description: "dominant resource fairness across users over GPUs and CPUs; non-preemptive",
+        oracle: false,
+        params: "",
+        build: |params| boxed(basic::Drf::from_params(params)),
+    },
+    PolicyEntry {
+        name: "gandiva",
+        description: "Gandiva-style round-robin time slicing when jobs outnumber GPUs",
+        oracle: false,
+        params: "quantum=60",
+        build: |params| boxed(basic::Gandiva::from_params(params)),
+    },
+];
+
+/// Returns the parameters every policy also accepts (shared placement).
+pub fn common_params() -> &'static str {
+    PLACEMENT
+}
+
+/// Occurs when a policy name cannot be resolved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ZooError {
+    /// Occurs when no policy has this name.
+    #[error("unknown policy '{name}'; known policies: {known}")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// Every registered name, comma-separated.
+        known: String,
+    },
+    /// Occurs when the name or a parameter is malformed or unknown.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+}
+
+/// Returns the entry registered under `name`, if any.
+pub fn find(name: &str) -> Option<&'static PolicyEntry> {
+    REGISTRY.iter().find(|entry| entry.name == name)
+}
+
+/// Builds the policy written as `text`, e.g. `fifo[backfill=true]`.
+pub fn build(text: &str) -> Result<Box<dyn Policy>, ZooError> {
+    let params: PolicyParams = text.parse()?;
+    build_params(&params)
+}
+
+/// Builds a policy from already parsed parameters.
+pub fn build_params(params: &PolicyParams) -> Result<Box<dyn Policy>, ZooError> {
+    let entry = find(&params.name).ok_or_else(|| ZooError::Unknown {
+        name: params.name.clone(),
+        known: REGISTRY.iter().map(|entry| entry.name).collect::<Vec<_>>().join(", "),
+    })?;
+    Ok((entry.build)(params)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_builds_with_defaults_and_names_round_trip() {
+        for entry in REGISTRY {
+            let policy = build(entry.name).unwrap();
+            assert_eq!(policy.name(), entry.name);
+            assert_eq!(policy.knowledge() == schedlab_core::Knowledge::Oracle, entry.oracle, "{}", entry.name);
+        }
+        let policy = build("tiresias[starvation=2,thresholds=100:200]").unwrap();
+        assert_eq!(policy.name(), "tiresias[thresholds=100:200,starvation=2]");
+    }
+
+    fn error(text: &str) -> ZooError {
+        build(text).err().expect("should fail")
+    }
+
+    #[test]
+    fn errors_list_what_is_accepted() {
+        let err = error("fifo2");
+        assert!(err.to_string().starts_with("unknown policy 'fifo2'; known policies: fifo, sjf, srtf"), "{err}");
+        let err = error("las[quantum=-1]");
+        assert!(err.to_string().contains("expected a non-negative number"), "{err}");
+        let err = error("fifo[backfil=true]");
+        assert!(err.to_string().contains("accepted parameters: backfill, placement, same_type"), "{err}");
+    }
+}
