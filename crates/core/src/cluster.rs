@@ -181,6 +181,7 @@ pub struct ClusterView {
     free_cpus: Vec<f64>,
     free_total: u32,
     free_per_type: Vec<u32>,
+    gpus_per_type: Vec<u32>,
 }
 
 /// Tolerance for CPU accounting, which uses fractional cores.
@@ -193,7 +194,8 @@ impl ClusterView {
         let free_cpus = spec.nodes().iter().map(|node| node.cpus.unwrap_or(f64::INFINITY)).collect();
         let free_total = spec.total_gpus();
         let free_per_type = spec.gpus_per_type();
-        ClusterView { spec, free_gpus, free_cpus, free_total, free_per_type }
+        let gpus_per_type = free_per_type.clone();
+        ClusterView { spec, free_gpus, free_cpus, free_total, free_per_type, gpus_per_type }
     }
 
     /// Returns the static shape.
@@ -233,7 +235,12 @@ impl ClusterView {
 
     /// Returns the busy GPUs of each type, indexed by [`GpuTypeId`].
     pub fn busy_per_type(&self) -> Vec<u32> {
-        self.spec.gpus_per_type().iter().zip(&self.free_per_type).map(|(total, free)| total - free).collect()
+        self.gpus_per_type.iter().zip(&self.free_per_type).map(|(total, free)| total - free).collect()
+    }
+
+    /// Returns the total GPUs of each type, indexed by [`GpuTypeId`].
+    pub fn gpus_per_type(&self) -> &[u32] {
+        &self.gpus_per_type
     }
 
     /// Checks that `allocation` fits the free resources, with `cpus_per_gpu` CPUs per GPU.

@@ -21,7 +21,8 @@ pub fn start_in_order<'a>(
 ) -> Vec<(JobId, Allocation)> {
     let mut plan: Option<ClusterView> = None;
     let mut starts = Vec::new();
-    for job in order {
+    let mut order = order.into_iter().peekable();
+    while let Some(job) = order.next() {
         let cluster = plan.as_ref().unwrap_or(context.cluster);
         if cluster.total_free() == 0 {
             break;
@@ -30,8 +31,11 @@ pub fn start_in_order<'a>(
             if job.gpus <= cluster.total_free() { placer.place(cluster, job.gpus, job.feasible_types, cpus_per_gpu(job)) } else { None };
         match placed {
             Some(allocation) => {
-                let plan = plan.get_or_insert_with(|| context.cluster.clone());
-                plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+                // Copy the cluster only when another job may follow: most decisions start one.
+                if order.peek().is_some() {
+                    let plan = plan.get_or_insert_with(|| context.cluster.clone());
+                    plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+                }
                 starts.push((job.id, allocation));
             }
             None if backfill => continue,
@@ -39,6 +43,20 @@ pub fn start_in_order<'a>(
         }
     }
     starts
+}
+
+/// Returns true if and only if every waiting job fits in the free GPU count, so that a
+/// preemptive policy selecting by GPU count (see [`run_top_of_order`]) selects every job and
+/// preempts none: it then only has to place the waiting jobs, in its priority order.
+pub fn all_waiting_fit(context: &Context<'_>) -> bool {
+    let mut waiting = 0u32;
+    for job in context.jobs.queued() {
+        waiting += job.gpus;
+        if waiting > context.cluster.total_free() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Preemptive: runs the jobs at the top of `order` (highest priority first).

@@ -1,6 +1,6 @@
 //! Gandiva-style equal time slicing.
 
-use crate::common::run_top_of_order;
+use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
 use schedlab_core::{Context, Decision, JobView, ParamError, Policy, PolicyError, PolicyParams};
 
@@ -35,6 +35,12 @@ impl Policy for Gandiva {
             return Ok(Decision::none());
         }
         let now = context.now;
+        if all_waiting_fit(context) {
+            // No oversubscription: everything runs, no slicing.
+            let start = start_in_order(context, &self.placer, context.jobs.queued(), true);
+            let next_tick = (start.len() < context.jobs.n_queued()).then(|| now + self.quantum);
+            return Ok(Decision { start, preempt: Vec::new(), next_tick });
+        }
         // A running job's key is when it started; a waiting job's key is when it stopped (or
         // arrived). Earlier keys go first, and on equal keys waiting jobs go before running ones.
         let key = |job: &JobView| (job.last_change.unwrap_or(job.arrival), job.is_running(), job.id);

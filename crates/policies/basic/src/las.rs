@@ -1,6 +1,6 @@
 //! Least attained service, continuous and Tiresias' discretised two-dimensional variant.
 
-use crate::common::run_top_of_order;
+use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
 use schedlab_core::{Context, Decision, JobId, JobView, ParamError, Policy, PolicyError, PolicyParams, Time};
 
@@ -59,13 +59,20 @@ impl Policy for Las {
             return Ok(Decision::none());
         }
         let now = context.now;
-        let mut order: Vec<(f64, &JobView)> =
-            context.jobs.active().map(|job| (service(job, now, self.service), job)).collect();
+        let fast = all_waiting_fit(context);
+        let jobs: Box<dyn Iterator<Item = &JobView>> =
+            if fast { Box::new(context.jobs.queued()) } else { Box::new(context.jobs.active()) };
+        let mut order: Vec<(f64, &JobView)> = jobs.map(|job| (service(job, now, self.service), job)).collect();
         // Stable: equal service keeps arrival order.
         order.sort_by(|a, b| a.0.total_cmp(&b.0));
         let order: Vec<&JobView> = order.into_iter().map(|(_, job)| job).collect();
-        let decision = run_top_of_order(context, &self.placer, &order, Some(now + self.quantum));
-        Ok(decision)
+        if fast {
+            // Every job is selected: nothing to preempt, only the waiting jobs to place.
+            let start = start_in_order(context, &self.placer, order.iter().copied(), true);
+            let next_tick = (start.len() < order.len()).then(|| now + self.quantum);
+            return Ok(Decision { start, preempt: Vec::new(), next_tick });
+        }
+        Ok(run_top_of_order(context, &self.placer, &order, Some(now + self.quantum)))
     }
 }
 
@@ -180,6 +187,11 @@ impl Policy for Tiresias {
         }
         let mut decision = if context.jobs.n_queued() == 0 {
             Decision::none()
+        } else if all_waiting_fit(context) {
+            keyed.retain(|(_, job)| !job.is_running());
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let start = start_in_order(context, &self.placer, keyed.iter().map(|(_, job)| *job), true);
+            Decision { start, ..Decision::none() }
         } else {
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
             let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();

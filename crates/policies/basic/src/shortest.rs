@@ -1,6 +1,6 @@
 //! Shortest job first and shortest remaining time first: oracle policies.
 
-use crate::common::{run_top_of_order, start_in_order};
+use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
 use schedlab_core::{Context, Decision, JobView, Knowledge, ParamError, Policy, PolicyError, PolicyParams, Time};
 
@@ -104,8 +104,14 @@ impl Policy for Srtf {
             return Ok(Decision::none());
         }
         let now = context.now;
-        let mut order: Vec<&JobView> = context.jobs.active().collect();
+        let fast = all_waiting_fit(context);
+        let mut order: Vec<&JobView> = if fast { context.jobs.queued().collect() } else { context.jobs.active().collect() };
         order.sort_by(|a, b| remaining(a, now, self.size).total_cmp(&remaining(b, now, self.size)));
+        if fast {
+            // Every job is selected: nothing to preempt, only the waiting jobs to place.
+            let start = start_in_order(context, &self.placer, order, true);
+            return Ok(Decision { start, ..Decision::none() });
+        }
         Ok(run_top_of_order(context, &self.placer, &order, None))
     }
 }
