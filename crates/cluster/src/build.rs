@@ -58,8 +58,10 @@ impl CompactCluster {
             let (name, count) = part
                 .split_once(['=', ':'])
                 .ok_or_else(|| syntax(format!("'{part}' should be TYPE=GPUS, e.g. v100=36")))?;
-            let count: u32 =
-                count.trim().parse().map_err(|_| syntax(format!("'{}' is not a whole number of GPUs", count.trim())))?;
+            let count: u32 = count
+                .trim()
+                .parse()
+                .map_err(|_| syntax(format!("'{}' is not a whole number of GPUs", count.trim())))?;
             gpus.push((name.trim().to_string(), count));
         }
         if gpus.is_empty() {
@@ -185,7 +187,11 @@ fn field<'r>(
     name: &str,
 ) -> Result<&'r str, ClusterFileError> {
     record.get(column).ok_or_else(|| {
-        ClusterFileError::row(path, record, format!("missing column {} ('{name}'); the row has {}", column + 1, record.len()))
+        ClusterFileError::row(
+            path,
+            record,
+            format!("missing column {} ('{name}'); the row has {}", column + 1, record.len()),
+        )
     })
 }
 
@@ -198,7 +204,11 @@ fn number<T: std::str::FromStr>(
 ) -> Result<T, ClusterFileError> {
     let text = field(path, record, column, name)?;
     text.parse().map_err(|_| {
-        ClusterFileError::row(path, record, format!("column {} ('{name}'): expected {expected}, got '{text}'", column + 1))
+        ClusterFileError::row(
+            path,
+            record,
+            format!("column {} ('{name}'): expected {expected}, got '{text}'", column + 1),
+        )
     })
 }
 
@@ -247,7 +257,8 @@ pub fn from_philly_vc(path: &Path, gpu_type: &str) -> Result<(ClusterSpec, LoadS
         }
     }
     summary.nodes = nodes.len();
-    let spec = ClusterSpec::new(vec![gpu_type.to_string()], nodes).map_err(|source| ClusterFileError::invalid(path, source))?;
+    let spec = ClusterSpec::new(vec![gpu_type.to_string()], nodes)
+        .map_err(|source| ClusterFileError::invalid(path, source))?;
     Ok((spec, summary))
 }
 
@@ -356,8 +367,24 @@ mod tests {
     #[test]
     fn node_list_expands_counts() {
         let entries = vec![
-            NodeEntry { name: Some("big".into()), gpu_type: "a100".into(), gpus: 8, cpus: Some(96.0), mem_gib: None, group: None, count: Some(2) },
-            NodeEntry { name: None, gpu_type: "t4".into(), gpus: 2, cpus: None, mem_gib: None, group: None, count: None },
+            NodeEntry {
+                name: Some("big".into()),
+                gpu_type: "a100".into(),
+                gpus: 8,
+                cpus: Some(96.0),
+                mem_gib: None,
+                group: None,
+                count: Some(2),
+            },
+            NodeEntry {
+                name: None,
+                gpu_type: "t4".into(),
+                gpus: 2,
+                cpus: None,
+                mem_gib: None,
+                group: None,
+                count: None,
+            },
         ];
         let spec = from_node_list(&entries).unwrap();
         let names: Vec<&str> = spec.nodes().iter().map(|node| node.name.as_str()).collect();

@@ -136,7 +136,10 @@ impl PerfModel for TraceDuration {
             job_type: job.job_type.clone(),
             gpu_type: gpu_type.to_string(),
             gpus,
-            hint: format!("; speed factors are given for {}", self.speedups.keys().cloned().collect::<Vec<_>>().join(", ")),
+            hint: format!(
+                "; speed factors are given for {}",
+                self.speedups.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
         })
     }
 }
@@ -381,7 +384,10 @@ mod tests {
 
     #[test]
     fn parses_gavel_keys() {
-        assert_eq!(parse_template_key("('ResNet-50 (batch size 64)', 2)"), Some(("ResNet-50 (batch size 64)".into(), 2)));
+        assert_eq!(
+            parse_template_key("('ResNet-50 (batch size 64)', 2)"),
+            Some(("ResNet-50 (batch size 64)".into(), 2))
+        );
         assert_eq!(parse_template_key("null"), None);
     }
 
@@ -397,7 +403,11 @@ mod tests {
         assert_eq!(table.colocated(("A", 1), ("A", 1), "v100"), Some((6.0, 6.0)));
         let job_a2 = JobSpec::new(JobId(2), Time::ZERO, 2, "A", 100.0);
         let err = table.rate(&job_a2, "v100", 2).unwrap_err();
-        assert!(err.to_string().ends_with("no throughput for job type 'A' on 2 x v100; the table has scale factors 1 for it"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("no throughput for job type 'A' on 2 x v100; the table has scale factors 1 for it"),
+            "{err}"
+        );
     }
 
     #[test]

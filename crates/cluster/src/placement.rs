@@ -81,7 +81,8 @@ impl Placer {
             if !feasible.contains(gpu_type) || cluster.free_of_type(gpu_type) < gpus {
                 continue;
             }
-            if let Some(plan) = self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, type_index as u16)
+            if let Some(plan) =
+                self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, type_index as u16)
                 && best.as_ref().is_none_or(|known| plan.key() < known.key())
             {
                 best = Some(plan);
@@ -188,8 +189,12 @@ impl Placer {
                         }
                     }
                 }
-                let parts: Vec<(NodeId, u32)> =
-                    all.iter().zip(&taken).filter(|(_, count)| **count > 0).map(|((node, _), count)| (*node, *count)).collect();
+                let parts: Vec<(NodeId, u32)> = all
+                    .iter()
+                    .zip(&taken)
+                    .filter(|(_, count)| **count > 0)
+                    .map(|((node, _), count)| (*node, *count))
+                    .collect();
                 Some(Plan { parts, waste: 0, gpu_type })
             }
         }

@@ -1,6 +1,6 @@
 //! Loads the real public cluster and throughput files from the data directory.
 
-use schedlab_cluster::{build, PerfModel, ThroughputTable};
+use schedlab_cluster::{PerfModel, ThroughputTable, build};
 use schedlab_core::datadir::test_data_file;
 use schedlab_core::{JobId, JobSpec, Time};
 use std::path::Path;

@@ -8,7 +8,7 @@ pub const DATA_ENV: &str = "SCHEDLAB_DATA";
 /// Returns the data directory: `$SCHEDLAB_DATA` if set, else `./data` if it exists, else
 /// `../shared/data` if it exists (relative to the working directory), else `None`.
 pub fn data_dir() -> Option<PathBuf> {
-    data_dir_from(Path::new("."))
+    data_dir_from(Path::new(""))
 }
 
 /// Like [`data_dir`], with `./data` and `../shared/data` taken relative to `base` (tests pass

@@ -48,9 +48,8 @@ impl FromStr for PolicyParams {
         }
         let mut args = Vec::new();
         if let Some(rest) = rest {
-            let inner = rest
-                .strip_suffix(']')
-                .ok_or_else(|| error("missing closing ']' after the parameters".to_string()))?;
+            let inner =
+                rest.strip_suffix(']').ok_or_else(|| error("missing closing ']' after the parameters".to_string()))?;
             for pair in inner.split(',').filter(|pair| !pair.trim().is_empty()) {
                 let (key, value) = pair
                     .split_once('=')
@@ -136,7 +135,12 @@ impl ParamReader<'_> {
         ParamError { policy: self.params.to_string(), message }
     }
 
-    fn parsed<T: FromStr + ToString>(&mut self, key: &'static str, default: T, expected: &str) -> Result<T, ParamError> {
+    fn parsed<T: FromStr + ToString>(
+        &mut self,
+        key: &'static str,
+        default: T,
+        expected: &str,
+    ) -> Result<T, ParamError> {
         match self.raw(key).map(str::to_string) {
             None => Ok(default),
             Some(text) => {
@@ -173,7 +177,12 @@ impl ParamReader<'_> {
     }
 
     /// Reads one of a fixed set of words; `choices[0]` documents the default.
-    pub fn choice(&mut self, key: &'static str, default: &'static str, choices: &[&'static str]) -> Result<&'static str, ParamError> {
+    pub fn choice(
+        &mut self,
+        key: &'static str,
+        default: &'static str,
+        choices: &[&'static str],
+    ) -> Result<&'static str, ParamError> {
         match self.raw(key).map(str::to_string) {
             None => Ok(default),
             Some(text) => match choices.iter().find(|choice| **choice == text) {
@@ -181,7 +190,9 @@ impl ParamReader<'_> {
                     self.canonical.push((key.to_string(), text));
                     Ok(choice)
                 }
-                None => Err(self.error(format!("parameter '{key}': expected one of {}, got '{text}'", choices.join(", ")))),
+                None => {
+                    Err(self.error(format!("parameter '{key}': expected one of {}, got '{text}'", choices.join(", "))))
+                }
             },
         }
     }
@@ -242,7 +253,10 @@ mod tests {
     fn reader_reports_unknown_and_bad_values() {
         let params: PolicyParams = "las[quantum=abc]".parse().unwrap();
         let err = params.reader().f64("quantum", 1.0).unwrap_err();
-        assert_eq!(err.to_string(), "policy 'las[quantum=abc]': parameter 'quantum': expected a non-negative number, got 'abc'");
+        assert_eq!(
+            err.to_string(),
+            "policy 'las[quantum=abc]': parameter 'quantum': expected a non-negative number, got 'abc'"
+        );
 
         let params: PolicyParams = "las[quantun=5]".parse().unwrap();
         let mut reader = params.reader();

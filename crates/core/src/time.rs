@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn orders_like_numbers_and_treats_signed_zero_consistently() {
-        let mut times = vec![Time::from_secs(3.0), Time::ZERO, Time::INFINITY, Time::from_secs(1.5)];
+        let mut times = [Time::from_secs(3.0), Time::ZERO, Time::INFINITY, Time::from_secs(1.5)];
         times.sort();
         let secs: Vec<f64> = times.iter().map(|t| t.secs()).collect();
         assert_eq!(secs, vec![0.0, 1.5, 3.0, f64::INFINITY]);

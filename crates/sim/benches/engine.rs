@@ -2,10 +2,10 @@
 //! (Philly's size: 352 nodes x 8 GPUs). Criterion reports events per second (arrivals,
 //! completions and ticks) and the time of a whole run.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use schedlab_cluster::{CompactCluster, TraceDuration};
 use schedlab_core::{ClusterSpec, JobSpec};
-use schedlab_sim::{run, SimConfig};
+use schedlab_sim::{SimConfig, run};
 use schedlab_trace::synthetic::GavelStyle;
 use std::sync::Arc;
 

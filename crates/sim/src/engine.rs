@@ -1,6 +1,6 @@
 //! The discrete-event loop.
 
-use crate::metrics::{summarize, BusyTimeline, JobRecord, RunMetrics};
+use crate::metrics::{BusyTimeline, JobRecord, RunMetrics, summarize};
 use crate::{SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel};
 use schedlab_core::{
@@ -135,13 +135,18 @@ fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), 
     for (index, job) in workload.iter().enumerate() {
         let fail = |message: String| Err(SimError::Workload { job: job.id, message });
         if job.id.index() != index {
-            return fail(format!("is at position {index}; job ids must equal their position (sort by arrival and renumber)"));
+            return fail(format!(
+                "is at position {index}; job ids must equal their position (sort by arrival and renumber)"
+            ));
         }
         if !job.arrival.is_finite() || job.arrival < Time::ZERO {
             return fail(format!("arrival {} must be a finite time >= 0", job.arrival));
         }
         if job.arrival < previous {
-            return fail(format!("arrives at {} before the previous job ({}); sort the workload by arrival", job.arrival, previous));
+            return fail(format!(
+                "arrives at {} before the previous job ({}); sort the workload by arrival",
+                job.arrival, previous
+            ));
         }
         previous = job.arrival;
         if job.gpus == 0 {
@@ -249,6 +254,7 @@ impl Engine<'_> {
             }
         }
         if let Some(source) = first_error {
+            let source = Box::new(source);
             return Err(SimError::Perf { policy: self.policy_name.clone(), time: self.now, job: spec.id, source });
         }
         if feasible == GpuTypeSet::EMPTY {
@@ -419,27 +425,41 @@ impl Engine<'_> {
             return Err(self.invalid(job, None, "started on an empty allocation".to_string()));
         }
         if allocation.parts.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
-            return Err(self.invalid(job, None, "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string()));
+            return Err(self.invalid(
+                job,
+                None,
+                "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string(),
+            ));
         }
         if gpus != view.gpus && !(self.elastic && gpus > 0) {
             return Err(self.invalid(
                 job,
                 None,
-                format!("allocated {gpus} GPUs but requested {}; only elastic policies may change a job's size", view.gpus),
+                format!(
+                    "allocated {gpus} GPUs but requested {}; only elastic policies may change a job's size",
+                    view.gpus
+                ),
             ));
         }
         let spec = self.cluster.spec_arc().clone();
         let mut typed: Vec<(&str, u32)> = Vec::with_capacity(allocation.parts.len());
         for &(node, node_gpus) in &allocation.parts {
             if node.index() >= spec.nodes().len() {
-                return Err(self.invalid(job, Some(node), format!("the cluster has only {} nodes", spec.nodes().len())));
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("the cluster has only {} nodes", spec.nodes().len()),
+                ));
             }
             let gpu_type = spec.node(node).gpu_type;
             if gpus == view.gpus && !view.feasible_types.contains(gpu_type) {
                 return Err(self.invalid(
                     job,
                     Some(node),
-                    format!("the job cannot run on GPU type '{}' (see JobView::feasible_types)", spec.gpu_type_name(gpu_type)),
+                    format!(
+                        "the job cannot run on GPU type '{}' (see JobView::feasible_types)",
+                        spec.gpu_type_name(gpu_type)
+                    ),
                 ));
             }
             typed.push((spec.gpu_type_name(gpu_type), node_gpus));
@@ -459,7 +479,7 @@ impl Engine<'_> {
             policy: self.policy_name.clone(),
             time: self.now,
             job,
-            source,
+            source: Box::new(source),
         })?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(SimError::Invariant {

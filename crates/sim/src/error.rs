@@ -24,8 +24,8 @@ pub enum SimError {
         time: Time,
         /// The job.
         job: JobId,
-        /// The model's error.
-        source: PerfError,
+        /// The model's error (boxed: it is large and rare).
+        source: Box<PerfError>,
     },
     /// Occurs when the policy itself fails.
     #[error("policy '{policy}' failed at {time}: {source}")]

@@ -22,6 +22,6 @@ mod error;
 pub mod metrics;
 
 pub use config::{MeasurementWindow, SimConfig};
-pub use engine::{run, RunResult};
+pub use engine::{RunResult, run};
 pub use error::SimError;
 pub use metrics::{BusyTimeline, JobRecord, RunMetrics};

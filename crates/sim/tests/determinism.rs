@@ -14,10 +14,10 @@ fn every_policy_gives_bit_identical_results_on_repeated_runs() {
     }
     let config = SimConfig { restart_overhead: 10.0, ..SimConfig::default() };
     for entry in schedlab_zoo::REGISTRY {
-        let first = simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config)
-            .unwrap();
-        let second = simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config)
-            .unwrap();
+        let first =
+            simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config).unwrap();
+        let second =
+            simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config).unwrap();
         assert_eq!(first.jobs, second.jobs, "{}", entry.name);
         assert_eq!(first.metrics, second.metrics, "{}", entry.name);
         assert_eq!(first.timeline, second.timeline, "{}", entry.name);

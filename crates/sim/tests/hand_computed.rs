@@ -97,8 +97,7 @@ fn restart_overhead_delays_resumed_jobs() {
     // The SRTF schedule above, with 0.5 s lost on every restart: J0 resumes at 3, makes
     // progress from 3.5 and ends at 12.5. First starts are free.
     let config = SimConfig { restart_overhead: 0.5, check_invariants: true, ..SimConfig::default() };
-    let result =
-        simulate_with("srtf", cluster("g=2", 2), &three_jobs(), &TraceDuration::uniform(), &config).unwrap();
+    let result = simulate_with("srtf", cluster("g=2", 2), &three_jobs(), &TraceDuration::uniform(), &config).unwrap();
     assert_eq!(jcts(&result), vec![12.5, 4.0, 2.0]);
 }
 
@@ -115,12 +114,8 @@ fn throughput_table_sets_speed_per_gpu_type() {
     // One v100 and one k80. Two A jobs with 10 steps at t=0: consolidated placement picks v100
     // (type order breaks the tie) for J0, which runs at 2 steps/s and ends at 5; J1 gets the
     // k80 at 1 step/s and ends at 10.
-    let jobs = vec![
-        JobSpec::new(JobId(0), Time::ZERO, 1, "A", 10.0),
-        JobSpec::new(JobId(1), Time::ZERO, 1, "A", 10.0),
-    ];
-    let result =
-        simulate_with("fifo", cluster("v100=1,k80=1", 1), &jobs, &table(), &SimConfig::default()).unwrap();
+    let jobs = vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 10.0), JobSpec::new(JobId(1), Time::ZERO, 1, "A", 10.0)];
+    let result = simulate_with("fifo", cluster("v100=1,k80=1", 1), &jobs, &table(), &SimConfig::default()).unwrap();
     assert_eq!(jcts(&result), vec![5.0, 10.0]);
     assert_eq!(result.jobs[0].gpu_seconds, vec![5.0, 0.0]);
     assert_eq!(result.jobs[1].gpu_seconds, vec![0.0, 10.0]);
@@ -133,8 +128,7 @@ fn mixed_allocations_run_at_the_slowest_part() {
     let jobs = vec![JobSpec::new(JobId(0), Time::ZERO, 2, "B", 10.0)];
     let perf: &dyn PerfModel = &table();
     let result =
-        simulate_with("fifo[same_type=false]", cluster("v100=1,k80=1", 1), &jobs, perf, &SimConfig::default())
-            .unwrap();
+        simulate_with("fifo[same_type=false]", cluster("v100=1,k80=1", 1), &jobs, perf, &SimConfig::default()).unwrap();
     assert_eq!(jcts(&result), vec![10.0]);
     // Same type only: the job can never be placed, and the engine says so.
     let err = simulate_with("fifo", cluster("v100=1,k80=1", 1), &jobs, perf, &SimConfig::default()).unwrap_err();
@@ -144,12 +138,9 @@ fn mixed_allocations_run_at_the_slowest_part() {
 #[test]
 fn measurement_window_excludes_warm_up() {
     // FIFO on the three jobs; measuring only jobs 1..3 gives JCTs 4 and 5.
-    let config = SimConfig {
-        window: schedlab_sim::MeasurementWindow::Jobs { first: 1, last: 3 },
-        ..SimConfig::default()
-    };
-    let result =
-        simulate_with("fifo", cluster("g=2", 2), &three_jobs(), &TraceDuration::uniform(), &config).unwrap();
+    let config =
+        SimConfig { window: schedlab_sim::MeasurementWindow::Jobs { first: 1, last: 3 }, ..SimConfig::default() };
+    let result = simulate_with("fifo", cluster("g=2", 2), &three_jobs(), &TraceDuration::uniform(), &config).unwrap();
     assert_eq!(result.metrics.jobs_measured, 2);
     assert_eq!(result.metrics.avg_jct, 4.5);
 }

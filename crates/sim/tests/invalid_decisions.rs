@@ -1,7 +1,7 @@
 use crate::common::{cluster, rigid};
 use schedlab_cluster::TraceDuration;
 use schedlab_core::{Allocation, Context, Decision, JobId, NodeId, Policy, PolicyError, Time};
-use schedlab_sim::{run, SimConfig, SimError};
+use schedlab_sim::{SimConfig, SimError, run};
 
 /// A policy that returns one scripted decision at its first call, then nothing.
 struct Scripted(Option<Decision>);
@@ -18,8 +18,9 @@ impl Policy for Scripted {
 
 fn refuse(decision: Decision) -> String {
     let jobs = rigid(&[(0.0, 2, 5.0), (0.0, 1, 5.0), (10.0, 1, 1.0)]);
-    let err = run(cluster("g=4", 2), &jobs, &TraceDuration::uniform(), &mut Scripted(Some(decision)), &SimConfig::default())
-        .unwrap_err();
+    let err =
+        run(cluster("g=4", 2), &jobs, &TraceDuration::uniform(), &mut Scripted(Some(decision)), &SimConfig::default())
+            .unwrap_err();
     assert!(matches!(err, SimError::InvalidDecision { .. }), "{err}");
     err.to_string()
 }
@@ -34,7 +35,10 @@ fn over_capacity_names_policy_job_and_node() {
     let mut decision = start(0, vec![(0, 2)]);
     decision.start.push((JobId(1), Allocation::on_node(NodeId(0), 1)));
     let message = refuse(decision);
-    assert_eq!(message, "policy 'scripted' at 0.000s: invalid decision for job 1 on node 0: node 0 has 0 free GPUs but 1 were allocated on it");
+    assert_eq!(
+        message,
+        "policy 'scripted' at 0.000s: invalid decision for job 1 on node 0: node 0 has 0 free GPUs but 1 were allocated on it"
+    );
 }
 
 #[test]
@@ -76,7 +80,10 @@ fn starting_a_running_job_is_refused() {
     let jobs = rigid(&[(0.0, 2, 5.0), (1.0, 1, 5.0)]);
     let err = run(cluster("g=4", 2), &jobs, &TraceDuration::uniform(), &mut StartsTwice(0), &SimConfig::default())
         .unwrap_err();
-    assert!(err.to_string().contains("at 1.000s: invalid decision for job 0: started, but it is already running"), "{err}");
+    assert!(
+        err.to_string().contains("at 1.000s: invalid decision for job 0: started, but it is already running"),
+        "{err}"
+    );
 }
 
 #[test]

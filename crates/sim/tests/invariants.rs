@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedlab_cluster::{NodeEntry, TraceDuration};
 use schedlab_core::{Allocation, ClusterView, Context, Decision, JobId, JobView, NodeId, Policy, PolicyError};
-use schedlab_sim::{run, SimConfig, SimError};
+use schedlab_sim::{SimConfig, SimError, run};
 use std::sync::Arc;
 
 /// Makes random but valid decisions: preempts some running jobs, starts some waiting ones on
@@ -47,8 +47,7 @@ impl RandomValid {
     fn sabotage(&mut self, context: &Context<'_>, decision: &mut Decision) {
         let kind = self.rng.random_range(0..4);
         let queued: Vec<&JobView> = context.jobs.queued().collect();
-        let running: Vec<&JobView> =
-            context.jobs.running().filter(|job| !decision.preempt.contains(&job.id)).collect();
+        let running: Vec<&JobView> = context.jobs.running().filter(|job| !decision.preempt.contains(&job.id)).collect();
         match kind {
             0 if !queued.is_empty() => decision.preempt.push(queued[0].id),
             1 if !running.is_empty() => {

@@ -65,7 +65,8 @@ impl GavelStyle {
                 let uniform: f64 = rng.random();
                 arrival += -mean_interarrival * (1.0 - uniform).ln();
             }
-            let exponent = if rng.random::<f64>() < 0.8 { rng.random_range(1.5..3.0) } else { rng.random_range(3.0..4.0) };
+            let exponent =
+                if rng.random::<f64>() < 0.8 { rng.random_range(1.5..3.0) } else { rng.random_range(3.0..4.0) };
             let duration = 60.0 * 10f64.powf(exponent);
             let gpus = if self.multi_gpu {
                 match rng.random::<f64>() {
@@ -85,7 +86,11 @@ impl GavelStyle {
                     .templates
                     .iter()
                     .filter_map(|template| {
-                        template.scales.iter().find(|(scale, _)| *scale == gpus).map(|(_, rate)| (template.job_type.as_str(), *rate))
+                        template
+                            .scales
+                            .iter()
+                            .find(|(scale, _)| *scale == gpus)
+                            .map(|(_, rate)| (template.job_type.as_str(), *rate))
                     })
                     .collect();
                 if supporting.is_empty() {

@@ -27,8 +27,11 @@ pub fn start_in_order<'a>(
         if cluster.total_free() == 0 {
             break;
         }
-        let placed =
-            if job.gpus <= cluster.total_free() { placer.place(cluster, job.gpus, job.feasible_types, cpus_per_gpu(job)) } else { None };
+        let placed = if job.gpus <= cluster.total_free() {
+            placer.place(cluster, job.gpus, job.feasible_types, cpus_per_gpu(job))
+        } else {
+            None
+        };
         match placed {
             Some(allocation) => {
                 // Copy the cluster only when another job may follow: most decisions start one.
@@ -66,7 +69,12 @@ pub fn all_waiting_fit(context: &Context<'_>) -> bool {
 /// total. Running jobs that are not selected are preempted; selected running jobs stay where
 /// they are; selected waiting jobs are placed in order on what is then free. A selected job
 /// that cannot be placed because free GPUs are fragmented waits for the next decision.
-pub fn run_top_of_order(context: &Context<'_>, placer: &Placer, order: &[&JobView], next_tick: Option<Time>) -> Decision {
+pub fn run_top_of_order(
+    context: &Context<'_>,
+    placer: &Placer,
+    order: &[&JobView],
+    next_tick: Option<Time>,
+) -> Decision {
     let mut budget = context.cluster.spec().total_gpus();
     let mut selected = vec![false; order.len()];
     for (index, job) in order.iter().enumerate() {

@@ -51,7 +51,8 @@ impl Policy for Gandiva {
         let mut keep: Vec<&JobView> = Vec::new();
         let mut rest: Vec<&JobView> = Vec::new();
         for job in order {
-            let started_recently = job.is_running() && job.last_change.is_some_and(|start| now - start < self.quantum - 1e-9);
+            let started_recently =
+                job.is_running() && job.last_change.is_some_and(|start| now - start < self.quantum - 1e-9);
             if started_recently { keep.push(job) } else { rest.push(job) }
         }
         // Wake up when the earliest running job's quantum ends.

@@ -76,6 +76,9 @@ impl Policy for Las {
     }
 }
 
+/// Position in Tiresias' queues: (queue, entered now, waiting, entry time, id); smaller first.
+type QueueKey = (usize, bool, bool, Time, JobId);
+
 /// Tiresias' per-job bookkeeping.
 #[derive(Clone, Copy, Debug)]
 struct TiresiasJob {
@@ -116,7 +119,10 @@ impl Tiresias {
         let placer = Placer::from_params(&mut reader)?;
         let name = reader.finish()?;
         if thresholds.windows(2).any(|pair| pair[0] >= pair[1]) {
-            return Err(ParamError { policy: name, message: "parameter 'thresholds': expected increasing values".into() });
+            return Err(ParamError {
+                policy: name,
+                message: "parameter 'thresholds': expected increasing values".into(),
+            });
         }
         Ok(Tiresias { name, placer, thresholds, starvation, service, jobs: Vec::new() })
     }
@@ -158,13 +164,17 @@ impl Policy for Tiresias {
         // Tiresias keeps each queue as a list: members that stayed in the queue come first,
         // running before waiting; jobs that entered it now (arrived, demoted, promoted) are
         // appended behind them.
-        let mut keyed: Vec<((usize, bool, bool, Time, JobId), &JobView)> = Vec::with_capacity(context.jobs.n_active());
+        let mut keyed: Vec<(QueueKey, &JobView)> = Vec::with_capacity(context.jobs.n_active());
         for job in context.jobs.active() {
             if job.id.index() >= self.jobs.len() {
                 self.jobs.resize(job.id.index() + 1, None);
             }
-            let mut state = self.jobs[job.id.index()]
-                .unwrap_or(TiresiasJob { queue: 0, entered: job.arrival, run_offset: 0.0, first_run: None });
+            let mut state = self.jobs[job.id.index()].unwrap_or(TiresiasJob {
+                queue: 0,
+                entered: job.arrival,
+                run_offset: 0.0,
+                first_run: None,
+            });
             if state.first_run.is_none() && job.is_running() {
                 state.first_run = job.last_change;
             }
@@ -189,11 +199,11 @@ impl Policy for Tiresias {
             Decision::none()
         } else if all_waiting_fit(context) {
             keyed.retain(|(_, job)| !job.is_running());
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            keyed.sort_by_key(|entry| entry.0);
             let start = start_in_order(context, &self.placer, keyed.iter().map(|(_, job)| *job), true);
             Decision { start, ..Decision::none() }
         } else {
-            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            keyed.sort_by_key(|entry| entry.0);
             let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();
             run_top_of_order(context, &self.placer, &order, None)
         };

@@ -105,7 +105,8 @@ impl Policy for Srtf {
         }
         let now = context.now;
         let fast = all_waiting_fit(context);
-        let mut order: Vec<&JobView> = if fast { context.jobs.queued().collect() } else { context.jobs.active().collect() };
+        let mut order: Vec<&JobView> =
+            if fast { context.jobs.queued().collect() } else { context.jobs.active().collect() };
         order.sort_by(|a, b| remaining(a, now, self.size).total_cmp(&remaining(b, now, self.size)));
         if fast {
             // Every job is selected: nothing to preempt, only the waiting jobs to place.

@@ -2,7 +2,7 @@
 
 use schedlab_cluster::{CompactCluster, PerfModel, TraceDuration};
 use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
-use schedlab_sim::{run, RunResult, SimConfig, SimError};
+use schedlab_sim::{RunResult, SimConfig, SimError, run};
 use std::sync::Arc;
 
 /// A cluster from the compact text form.

@@ -1,0 +1,278 @@
+//! Command-line flags and the commands they run.
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
+use schedlab_core::datadir::data_file;
+use schedlab_core::{ClusterSpec, Time};
+use schedlab_sim::{MeasurementWindow, RunResult, SimConfig};
+use schedlab_trace::synthetic::{GavelStyle, JobTemplate};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Benchmark and reproduce deep-learning cluster schedulers on heterogeneous GPU clusters.
+#[derive(Debug, Parser)]
+#[command(name = "schedlab", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every registered policy with its parameters.
+    Policies {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one simulation on a built-in synthetic workload and print its metrics.
+    Simulate(SimulateArgs),
+}
+
+/// How fast jobs run: the engine's ground truth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum PerfChoice {
+    /// Rigid jobs whose work is their duration; every GPU type runs at the same speed.
+    Rigid,
+    /// Gavel's measured throughputs (gavel/simulation_throughputs.json in the data directory).
+    Gavel,
+}
+
+#[derive(Debug, clap::Args)]
+struct SimulateArgs {
+    /// Policy name with optional parameters, e.g. `fifo`, `las[quantum=60]`.
+    #[arg(long, short)]
+    policy: String,
+    /// Cluster: `TYPE=GPUS,...` (e.g. `v100=36,p100=36,k80=36`), `philly[:TYPE]`
+    /// (philly/philly_vc.csv), `pai` (Alibaba PAI 2020 machines) or `openb` (Alibaba 2023 nodes).
+    #[arg(long, short, default_value = "v100=36,p100=36,k80=36")]
+    cluster: String,
+    /// GPUs per node for the `TYPE=GPUS` form.
+    #[arg(long, default_value_t = 4)]
+    gpus_per_node: u32,
+    /// Number of jobs of the synthetic workload (Gavel's continuous generator).
+    #[arg(long, default_value_t = 200)]
+    jobs: usize,
+    /// Mean arrivals per hour.
+    #[arg(long, default_value_t = 20.0)]
+    rate: f64,
+    /// Only single-GPU jobs (Gavel's default); otherwise 1/2/4/8 GPUs with 70/10/15/5%.
+    #[arg(long)]
+    single_gpu: bool,
+    /// Seed of the workload generator.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Ground-truth performance model.
+    #[arg(long, value_enum, default_value_t = PerfChoice::Rigid)]
+    perf: PerfChoice,
+    /// Throughput file for `--perf gavel` (default: gavel/simulation_throughputs.json in the
+    /// data directory, $SCHEDLAB_DATA or ../shared/data).
+    #[arg(long)]
+    throughputs: Option<PathBuf>,
+    /// GPU type on which a job's duration is converted to steps for `--perf gavel`.
+    #[arg(long, default_value = "v100")]
+    reference: String,
+    /// Seconds without progress after each restart or migration.
+    #[arg(long, default_value_t = 0.0)]
+    restart_overhead: f64,
+    /// Measure only jobs FIRST..LAST (job indices, LAST excluded), e.g. `100..200`.
+    #[arg(long)]
+    window: Option<String>,
+    /// Stop the simulation at this many seconds.
+    #[arg(long)]
+    max_time: Option<f64>,
+    /// Check every engine invariant at every decision (slow).
+    #[arg(long)]
+    check: bool,
+    /// Print the metrics as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the parsed command.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Policies { json } => list_policies(json),
+        Command::Simulate(args) => simulate(&args),
+    }
+}
+
+fn list_policies(json: bool) -> Result<()> {
+    if json {
+        let entries: Vec<serde_json::Value> = schedlab_zoo::REGISTRY
+            .iter()
+            .map(|entry| {
+                serde_json::json!({
+                    "name": entry.name,
+                    "description": entry.description,
+                    "oracle": entry.oracle,
+                    "params": entry.params,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&entries)?);
+        return Ok(());
+    }
+    let width = schedlab_zoo::REGISTRY.iter().map(|entry| entry.name.len()).max().unwrap_or(0);
+    for entry in schedlab_zoo::REGISTRY {
+        println!("{:width$}  {}", entry.name, entry.description);
+        if !entry.params.is_empty() {
+            println!("{:width$}    params: {}", "", entry.params);
+        }
+    }
+    println!("\nEvery policy also takes {}.", schedlab_zoo::common_params());
+    println!("Write parameters as NAME[key=value,...], e.g. las[quantum=60].");
+    Ok(())
+}
+
+fn load_cluster(text: &str, gpus_per_node: u32) -> Result<Arc<ClusterSpec>> {
+    let (name, option) = text.split_once(':').map_or((text, None), |(name, option)| (name, Some(option)));
+    let spec = match name {
+        "philly" => {
+            let path = data_file("philly/philly_vc.csv").map_err(anyhow::Error::msg)?;
+            build::from_philly_vc(&path, option.unwrap_or("gpu"))?.0
+        }
+        "pai" => {
+            let path = data_file("alibaba/pai-v2020/pai_machine_spec.csv").map_err(anyhow::Error::msg)?;
+            build::from_pai_machine_spec(&path)?.0
+        }
+        "openb" => {
+            let path = data_file("alibaba/openb-v2023/openb_node_list_gpu_node.csv").map_err(anyhow::Error::msg)?;
+            build::from_openb_nodes(&path)?.0
+        }
+        _ => CompactCluster::parse(text, gpus_per_node)?.build()?,
+    };
+    Ok(Arc::new(spec))
+}
+
+fn parse_window(text: &str) -> Result<MeasurementWindow> {
+    let Some((first, last)) = text.split_once("..") else {
+        bail!("--window '{text}': expected FIRST..LAST job indices, e.g. 100..200");
+    };
+    let parse = |part: &str| {
+        part.trim().parse::<u32>().with_context(|| format!("--window '{text}': '{part}' is not a job index"))
+    };
+    let (first, last) = (parse(first)?, parse(last)?);
+    if first >= last {
+        bail!("--window '{text}': FIRST must be smaller than LAST");
+    }
+    Ok(MeasurementWindow::Jobs { first, last })
+}
+
+fn simulate(args: &SimulateArgs) -> Result<()> {
+    let mut policy = schedlab_zoo::build(&args.policy)?;
+    let cluster =
+        load_cluster(&args.cluster, args.gpus_per_node).with_context(|| format!("cluster '{}'", args.cluster))?;
+    let (perf, templates): (Box<dyn PerfModel>, Vec<JobTemplate>) = match args.perf {
+        PerfChoice::Rigid => (Box::new(TraceDuration::uniform()), Vec::new()),
+        PerfChoice::Gavel => {
+            let path = match &args.throughputs {
+                Some(path) => path.clone(),
+                None => data_file("gavel/simulation_throughputs.json").map_err(anyhow::Error::msg)?,
+            };
+            let (table, _) = ThroughputTable::load(&path)?;
+            let templates = gavel_templates(&table, &args.reference)?;
+            (Box::new(table), templates)
+        }
+    };
+    let generator = GavelStyle {
+        jobs: args.jobs,
+        rate_per_hour: args.rate,
+        multi_gpu: !args.single_gpu,
+        seed: args.seed,
+        templates,
+    };
+    let jobs = generator.generate()?;
+    let config = SimConfig {
+        restart_overhead: args.restart_overhead,
+        window: args.window.as_deref().map(parse_window).transpose()?.unwrap_or_default(),
+        max_time: args.max_time.map(Time::from_secs),
+        check_invariants: args.check,
+        ..SimConfig::default()
+    };
+    let result = schedlab_sim::run(cluster.clone(), &jobs, perf.as_ref(), policy.as_mut(), &config)?;
+    if args.json {
+        let output = serde_json::json!({
+            "policy": result.policy,
+            "gpu_types": result.gpu_types,
+            "metrics": result.metrics,
+            "wall_time_s": result.wall_time.as_secs_f64(),
+        });
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else {
+        print_summary(args, &cluster, perf.as_ref(), &result);
+    }
+    Ok(())
+}
+
+/// Job templates from Gavel's table: each job type with its scale factors and rate on `reference`.
+fn gavel_templates(table: &ThroughputTable, reference: &str) -> Result<Vec<JobTemplate>> {
+    if !table.worker_types().iter().any(|known| known == reference) {
+        bail!("--reference '{reference}' is not in the throughput table (it has {})", table.worker_types().join(", "));
+    }
+    let mut templates: Vec<JobTemplate> = Vec::new();
+    for (job_type, scale) in table.templates() {
+        let rate = table.isolated(job_type, *scale, reference).expect("template and type exist");
+        if rate <= 0.0 {
+            continue;
+        }
+        match templates.iter_mut().find(|template| template.job_type == *job_type) {
+            Some(template) => template.scales.push((*scale, rate)),
+            None => templates.push(JobTemplate { job_type: job_type.clone(), scales: vec![(*scale, rate)] }),
+        }
+    }
+    Ok(templates)
+}
+
+fn hours(seconds: f64) -> String {
+    format!("{:.2} h", seconds / 3600.0)
+}
+
+fn print_summary(args: &SimulateArgs, cluster: &ClusterSpec, perf: &dyn PerfModel, result: &RunResult) {
+    let metrics = &result.metrics;
+    let per_type: Vec<String> =
+        cluster.gpu_types().iter().zip(cluster.gpus_per_type()).map(|(name, gpus)| format!("{name} {gpus}")).collect();
+    let utilization: Vec<String> = result
+        .gpu_types
+        .iter()
+        .zip(&metrics.utilization_per_type)
+        .map(|(name, value)| format!("{name} {:.1}%", value * 100.0))
+        .collect();
+    let seconds = result.wall_time.as_secs_f64();
+    let rows = [
+        ("policy", result.policy.clone()),
+        (
+            "cluster",
+            format!("{} GPUs on {} nodes ({})", cluster.total_gpus(), cluster.nodes().len(), per_type.join(", ")),
+        ),
+        (
+            "workload",
+            format!(
+                "{} jobs, Gavel-style generator, {} jobs/h, {}, seed {}",
+                args.jobs,
+                args.rate,
+                if args.single_gpu { "single-GPU" } else { "multi-GPU" },
+                args.seed
+            ),
+        ),
+        ("perf model", perf.describe()),
+        ("jobs measured", format!("{} ({} finished)", metrics.jobs_measured, metrics.jobs_finished)),
+        ("avg JCT", hours(metrics.avg_jct)),
+        ("median JCT", hours(metrics.median_jct)),
+        ("p95 / p99 JCT", format!("{} / {}", hours(metrics.p95_jct), hours(metrics.p99_jct))),
+        ("avg queueing delay", hours(metrics.avg_queueing_delay)),
+        ("avg waiting time", hours(metrics.avg_waiting_time)),
+        ("makespan", hours(metrics.makespan)),
+        ("utilisation", format!("{:.1}% ({})", metrics.utilization * 100.0, utilization.join(", "))),
+        ("restarts", metrics.restarts.to_string()),
+        ("events", format!("{} ({} decisions)", metrics.events, metrics.decisions)),
+        (
+            "wall time",
+            format!("{:.1} ms ({:.0} events/s)", seconds * 1000.0, metrics.events as f64 / seconds.max(1e-9)),
+        ),
+    ];
+    for (label, value) in rows {
+        println!("{label:<20}{value}");
+    }
+}
