@@ -6,7 +6,7 @@ use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration
 use schedlab_core::datadir::data_file;
 use schedlab_core::{ClusterSpec, Time};
 use schedlab_sim::{MeasurementWindow, RunResult, SimConfig};
-use schedlab_trace::synthetic::{GavelStyle, JobTemplate};
+use schedlab_trace::synthetic::{Arrivals, GavelStyle, JobTemplate};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -178,8 +178,9 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
     };
     let generator = GavelStyle {
         jobs: args.jobs,
-        rate_per_hour: args.rate,
+        arrivals: Arrivals::Poisson { rate_per_hour: args.rate },
         multi_gpu: !args.single_gpu,
+        multi_priority: false,
         seed: args.seed,
         templates,
     };

@@ -6,15 +6,22 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use schedlab_cluster::{CompactCluster, TraceDuration};
 use schedlab_core::{ClusterSpec, JobSpec};
 use schedlab_sim::{SimConfig, run};
-use schedlab_trace::synthetic::GavelStyle;
+use schedlab_trace::synthetic::{Arrivals, GavelStyle};
 use std::sync::Arc;
 
 /// Gavel-style jobs (mean 1.9 GPUs, mean 16.8 h): 60 jobs per hour offer about 70% of the
 /// cluster's GPU-time, 80 per hour about 93% (queues build up and LAS preempts).
 fn workload(rate_per_hour: f64) -> Vec<JobSpec> {
-    GavelStyle { jobs: 100_000, rate_per_hour, multi_gpu: true, seed: 0, templates: Vec::new() }
-        .generate()
-        .expect("valid generator")
+    GavelStyle {
+        jobs: 100_000,
+        arrivals: Arrivals::Poisson { rate_per_hour },
+        multi_gpu: true,
+        multi_priority: false,
+        seed: 0,
+        templates: Vec::new(),
+    }
+    .generate()
+    .expect("valid generator")
 }
 
 fn philly_sized() -> Arc<ClusterSpec> {

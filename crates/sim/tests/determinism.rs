@@ -1,13 +1,20 @@
 use crate::common::{cluster, simulate_with};
 use schedlab_cluster::TraceDuration;
 use schedlab_sim::SimConfig;
-use schedlab_trace::synthetic::GavelStyle;
+use schedlab_trace::synthetic::{Arrivals, GavelStyle};
 
 #[test]
 fn every_policy_gives_bit_identical_results_on_repeated_runs() {
-    let mut jobs = GavelStyle { jobs: 300, rate_per_hour: 40.0, multi_gpu: true, seed: 3, templates: Vec::new() }
-        .generate()
-        .unwrap();
+    let mut jobs = GavelStyle {
+        jobs: 300,
+        arrivals: Arrivals::Poisson { rate_per_hour: 40.0 },
+        multi_gpu: true,
+        multi_priority: true,
+        seed: 3,
+        templates: Vec::new(),
+    }
+    .generate()
+    .unwrap();
     for (index, job) in jobs.iter_mut().enumerate() {
         job.user = Some(format!("user{}", index % 4));
         job.cpus = Some(f64::from(job.gpus) * 4.0);

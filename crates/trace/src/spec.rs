@@ -1,0 +1,230 @@
+//! The `workload:` block of an experiment spec: a trace or a generator, transforms, a model.
+
+use crate::formats::TraceFormat;
+use crate::formats::philly::PhillyRawOptions;
+use crate::synthetic::{Arrivals, GavelStyle, JobTemplate, PhillySampled};
+use crate::transform::{Transform, apply_all};
+use crate::workload::{BuildSummary, FractionalGpus, Model, build};
+use crate::{Trace, TraceError};
+use schedlab_core::JobSpec;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A trace file to load; `path` is relative to the data directory unless absolute.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSource {
+    /// The format's name, e.g. `philly-pollux`.
+    pub format: TraceFormat,
+    /// The file (for `alibaba-pai`, the job table; the task table is read from beside it).
+    pub path: PathBuf,
+    /// Choices for `philly-raw`.
+    #[serde(default)]
+    pub philly_raw: Option<PhillyRawOptions>,
+}
+
+impl TraceSource {
+    /// Loads the trace, resolving a relative path against `data_dir`.
+    pub fn load(&self, data_dir: Option<&Path>) -> Result<Trace, TraceError> {
+        let path = match data_dir {
+            Some(dir) if self.path.is_relative() => dir.join(&self.path),
+            _ => self.path.clone(),
+        };
+        if !path.is_file() {
+            return Err(TraceError::io(&path, "file not found (relative paths are read from the data directory)"));
+        }
+        match (self.format, self.philly_raw) {
+            (TraceFormat::PhillyRaw, Some(options)) => crate::formats::philly::load_raw(&path, options),
+            (_, Some(_)) => Err(TraceError::Config(format!("philly_raw options given for format {}", self.format))),
+            (format, None) => format.load(&path),
+        }
+    }
+}
+
+/// A synthetic workload generator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum GeneratorSpec {
+    /// Gavel's continuous generator: Poisson arrivals.
+    GavelContinuous {
+        /// Number of jobs.
+        jobs: usize,
+        /// Mean arrivals per hour.
+        rate_per_hour: f64,
+        /// 1/2/4/8 GPUs (70/10/15/5%) instead of 1.
+        #[serde(default)]
+        multi_gpu: bool,
+        /// 20% of jobs with priority weight 5.
+        #[serde(default)]
+        multi_priority: bool,
+        /// Seed.
+        #[serde(default)]
+        seed: u64,
+    },
+    /// Gavel's static generator: every job at t = 0.
+    GavelStatic {
+        /// Number of jobs.
+        jobs: usize,
+        /// 1/2/4/8 GPUs instead of 1.
+        #[serde(default)]
+        multi_gpu: bool,
+        /// 20% of jobs with priority weight 5.
+        #[serde(default)]
+        multi_priority: bool,
+        /// Seed.
+        #[serde(default)]
+        seed: u64,
+    },
+    /// `(duration, GPUs)` pairs drawn from a distribution file, Poisson arrivals.
+    PhillySampled {
+        /// Number of jobs.
+        jobs: usize,
+        /// Mean arrivals per hour.
+        rate_per_hour: f64,
+        /// Seed.
+        #[serde(default)]
+        seed: u64,
+        /// The distribution (default `philly/philly-gavel-distribution.csv`).
+        #[serde(default = "default_distribution")]
+        distribution: PathBuf,
+    },
+}
+
+fn default_distribution() -> PathBuf {
+    PathBuf::from("philly/philly-gavel-distribution.csv")
+}
+
+/// Where jobs come from, how they are transformed, and how they get types and work.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadSpec {
+    /// A trace to load (exclusive with `generator`).
+    #[serde(default)]
+    pub trace: Option<TraceSource>,
+    /// A generator (exclusive with `trace`).
+    #[serde(default)]
+    pub generator: Option<GeneratorSpec>,
+    /// Transforms applied to a loaded trace, in order.
+    #[serde(default)]
+    pub transforms: Vec<Transform>,
+    /// How jobs get a type and work.
+    #[serde(default)]
+    pub model: Model,
+    /// What to do with fractional GPU requests.
+    #[serde(default)]
+    pub fractional_gpus: FractionalGpus,
+}
+
+/// A built workload and how it was made.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// Jobs sorted by arrival, ids `0..n`.
+    pub jobs: Vec<JobSpec>,
+    /// Human-readable lines: rows read, kept, dropped and why, each transform, model assignment.
+    pub report: Vec<String>,
+}
+
+impl WorkloadSpec {
+    /// Builds the workload. `templates` come from the perf model's throughput table (needed
+    /// for `gavel-zoo`); relative paths resolve against `data_dir`.
+    pub fn build(&self, data_dir: Option<&Path>, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
+        let uses_templates = matches!(self.model, Model::GavelZoo { .. });
+        if uses_templates && templates.is_empty() {
+            return Err(TraceError::Config("model gavel-zoo needs job templates from a throughput table".into()));
+        }
+        let generator_templates = if uses_templates { templates.to_vec() } else { Vec::new() };
+        match (&self.trace, &self.generator) {
+            (Some(source), None) => {
+                let mut trace = source.load(data_dir)?;
+                let mut report = vec![summary_line(&trace)];
+                for step in apply_all(&mut trace, &self.transforms)? {
+                    report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
+                }
+                let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, templates)?;
+                report.push(build_line(&self.model, &summary));
+                Ok(Workload { jobs, report })
+            }
+            (None, Some(generator)) => {
+                if !self.transforms.is_empty() {
+                    return Err(TraceError::Config("transforms apply to traces, not generators".into()));
+                }
+                if matches!(self.model, Model::PolluxBuckets { .. } | Model::FromTrace) {
+                    return Err(TraceError::Config("generators take model rigid or gavel-zoo".into()));
+                }
+                let jobs = match generator {
+                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed } => {
+                        GavelStyle {
+                            jobs: *jobs,
+                            arrivals: Arrivals::Poisson { rate_per_hour: *rate_per_hour },
+                            multi_gpu: *multi_gpu,
+                            multi_priority: *multi_priority,
+                            seed: *seed,
+                            templates: generator_templates,
+                        }
+                        .generate()
+                    }
+                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed } => GavelStyle {
+                        jobs: *jobs,
+                        arrivals: Arrivals::AllAtZero,
+                        multi_gpu: *multi_gpu,
+                        multi_priority: *multi_priority,
+                        seed: *seed,
+                        templates: generator_templates,
+                    }
+                    .generate(),
+                    GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed, distribution } => {
+                        let source = TraceSource {
+                            format: TraceFormat::PhillyGavelDist,
+                            path: distribution.clone(),
+                            philly_raw: None,
+                        };
+                        let pairs = source
+                            .load(data_dir)?
+                            .jobs
+                            .iter()
+                            .map(|job| (job.duration.unwrap_or(0.0), job.gpus as u32))
+                            .collect();
+                        PhillySampled {
+                            jobs: *jobs,
+                            rate_per_hour: *rate_per_hour,
+                            seed: *seed,
+                            distribution: pairs,
+                            templates: generator_templates,
+                        }
+                        .generate()
+                    }
+                }
+                .map_err(|error| TraceError::Config(error.to_string()))?;
+                let report = vec![format!("generated {} jobs ({generator:?})", jobs.len())];
+                Ok(Workload { jobs, report })
+            }
+            _ => Err(TraceError::Config("workload: give exactly one of 'trace' and 'generator'".into())),
+        }
+    }
+}
+
+/// One line describing a load summary.
+pub fn summary_line(trace: &Trace) -> String {
+    let mut line = format!(
+        "{} {}: {} rows read, {} kept",
+        trace.format,
+        trace.path.display(),
+        trace.summary.rows,
+        trace.summary.kept
+    );
+    for (reason, count) in &trace.summary.dropped {
+        line.push_str(&format!(", {count} left out: {reason}"));
+    }
+    line
+}
+
+fn build_line(model: &Model, summary: &BuildSummary) -> String {
+    let mut line = format!("model {model:?}: {} jobs", summary.jobs);
+    for (reason, count) in &summary.dropped {
+        line.push_str(&format!(", {count} left out: {reason}"));
+    }
+    if summary.rounded_up > 0 {
+        line.push_str(&format!(", {} fractional GPU requests rounded up", summary.rounded_up));
+    }
+    line
+}

@@ -1,0 +1,87 @@
+use crate::common::temp_file;
+use schedlab_trace::TraceFormat;
+
+fn error(format: TraceFormat, test: &str, name: &str, content: &str) -> String {
+    let path = temp_file(test, name, content);
+    let message = format.load(&path).unwrap_err().to_string();
+    message.replace(&path.display().to_string(), name)
+}
+
+#[test]
+fn philly_pollux_bad_values_name_line_and_column() {
+    let header = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+    let bad_gpus = format!("{header}2017-10-09 07:01:55,66.0,1,66.0,a\n2017-10-09 07:01:55,66.0,two,66.0,a\n");
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "gpus", "p.csv", &bad_gpus),
+        "p.csv:3: column 3 ('num_gpus'): expected a whole number of GPUs, got 'two'"
+    );
+    let bad_date = format!("{header}2017-10-32 07:01:55,66.0,1,66.0,a\n");
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "date", "p.csv", &bad_date),
+        "p.csv:2: column 1 ('timestamp'): expected a date-time YYYY-MM-DD HH:MM:SS, got '2017-10-32 07:01:55'"
+    );
+    let short = format!("{header}2017-10-09 07:01:55,66.0,1\n");
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "short", "p.csv", &short),
+        "p.csv:2: expected 5 columns (timestamp,duration,num_gpus,gpu_time,cluster), found 3"
+    );
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "header", "p.csv", "time,duration\n"),
+        "p.csv:1: expected header 'timestamp,duration,num_gpus,gpu_time,cluster', found 'time,duration'"
+    );
+    let negative = format!("{header}2017-10-09 07:01:55,-5,1,66.0,a\n");
+    assert!(
+        error(TraceFormat::PhillyPollux, "negative", "p.csv", &negative).contains("expected a duration >= 0, got '-5'")
+    );
+}
+
+#[test]
+fn philly_raw_bad_times_name_the_job_and_field() {
+    let json = r#"[{"status": "Pass", "jobid": "a1", "submitted_time": "2017/10/01 00:00:00", "attempts": []}]"#;
+    assert_eq!(
+        error(TraceFormat::PhillyRaw, "raw-time", "r.json", json),
+        "r.json:1: job 'a1': field 'submitted_time': expected '%Y-%m-%d %H:%M:%S', got '2017/10/01 00:00:00'"
+    );
+    let json = r#"[{"status": "Pass", "jobid": "a2", "submitted_time": 5, "attempts": []}]"#;
+    assert!(error(TraceFormat::PhillyRaw, "raw-type", "r.json", json).contains("expected a date-time string"));
+    assert!(error(TraceFormat::PhillyRaw, "raw-json", "r.json", "[{").contains("invalid JSON"));
+}
+
+#[test]
+fn helios_unknown_state_lists_the_valid_ones() {
+    let csv = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n\
+               j,u,v,1,1,1,DONE,2020-04-01 00:00:09,,,5,0\n";
+    assert_eq!(
+        error(TraceFormat::Helios, "state", "h.csv", csv),
+        "h.csv:2: column 7 ('state'): expected one of COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, got 'DONE'"
+    );
+}
+
+#[test]
+fn gavel_wrong_column_count_and_bad_scale_factor() {
+    let message = error(TraceFormat::Gavel, "cols", "g.trace", "A\tcmd\t1\n");
+    assert!(message.starts_with("g.trace:1: expected 10 tab-separated columns"), "{message}");
+    let message = error(TraceFormat::Gavel, "scale", "g.trace", "A\tcmd\t-s\t1\t100\t0\t0\n");
+    assert_eq!(message, "g.trace:1: column 7 ('scale_factor'): expected a whole number >= 1, got '0'");
+}
+
+#[test]
+fn openb_out_of_range_gpu_milli_is_refused() {
+    let csv = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n\
+               p,1000,1024,1,1500,,LS,Running,0,10,0\n";
+    assert_eq!(
+        error(TraceFormat::AlibabaOpenb, "milli", "o.csv", csv),
+        "o.csv:2: column 5 ('gpu_milli'): expected thousandths of a GPU between 0 and 1000, got '1500'"
+    );
+}
+
+#[test]
+fn missing_files_and_unknown_formats_say_what_was_expected() {
+    let message = TraceFormat::Pollux.load(std::path::Path::new("/nonexistent/w.csv")).unwrap_err().to_string();
+    assert!(message.starts_with("/nonexistent/w.csv:"), "{message}");
+    let message = "philly".parse::<TraceFormat>().unwrap_err();
+    assert!(
+        message.starts_with("unknown trace format 'philly'; known formats: philly-pollux, philly-gavel-dist"),
+        "{message}"
+    );
+}

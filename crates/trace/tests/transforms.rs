@@ -1,0 +1,151 @@
+use crate::common::fixture;
+use schedlab_core::TraceStatus;
+use schedlab_trace::synthetic::JobTemplate;
+use schedlab_trace::transform::{Bound, Filter, Sample, Window, apply_all};
+use schedlab_trace::workload::{FractionalGpus, Model, build};
+use schedlab_trace::{TraceFormat, Transform};
+
+#[test]
+fn dedup_sort_window_and_rebase_on_philly() {
+    let mut trace = TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let transforms = vec![
+        Transform::Dedup,
+        Transform::Sort,
+        Transform::Window(Window {
+            from: Some(Bound::Date("2017-10-01".into())),
+            to: Some(Bound::Date("2017-11-01".into())),
+        }),
+        Transform::Rebase,
+    ];
+    let reports = apply_all(&mut trace, &transforms).unwrap();
+    let counts: Vec<(usize, usize)> = reports.iter().map(|report| (report.before, report.after)).collect();
+    assert_eq!(counts, vec![(5, 4), (4, 4), (4, 3), (3, 3)]);
+    let submits: Vec<f64> = trace.jobs.iter().map(|job| job.submit).collect();
+    // 06:13:03, 07:01:55 on the 9th and 00:00:00 on the 10th.
+    assert_eq!(submits, vec![0.0, 2932.0, 64017.0]);
+}
+
+#[test]
+fn filters_combine_and_dates_need_a_wall_clock() {
+    let mut trace = TraceFormat::Helios.load(&fixture("helios-cluster_log.csv")).unwrap();
+    let filter = Filter {
+        status: Some(vec![TraceStatus::Completed, TraceStatus::Canceled, TraceStatus::Timeout]),
+        min_gpus: Some(1.0),
+        max_duration: Some(10_000.0),
+        vcs: Some(vec!["vcA".into()]),
+        ..Filter::default()
+    };
+    Transform::Filter(filter).apply(&mut trace).unwrap();
+    let names: Vec<&str> = trace.jobs.iter().map(|job| trace.symbols.get(job.name).unwrap()).collect();
+    assert_eq!(names, vec!["j1", "j3"]);
+
+    let mut relative = TraceFormat::Pollux.load(&fixture("pollux-workload.csv")).unwrap();
+    let window = Transform::Window(Window { from: Some(Bound::Date("2017-10-01".into())), to: None });
+    let message = window.apply(&mut relative).unwrap_err().to_string();
+    assert!(message.contains("is a date, but pollux has no dates"), "{message}");
+    // Offsets count from the first submission (110 s): [310, 410) keeps the jobs at 356 and 400.
+    let window = Transform::Window(Window { from: Some(Bound::Offset(200.0)), to: Some(Bound::Offset(300.0)) });
+    window.apply(&mut relative).unwrap();
+    assert_eq!(relative.jobs.len(), 2);
+}
+
+#[test]
+fn sampling_is_seeded_and_keeps_order() {
+    let load = || TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let sample = Transform::Sample(Sample { count: Some(3), fraction: None, seed: 9 });
+    let (mut a, mut b) = (load(), load());
+    sample.apply(&mut a).unwrap();
+    sample.apply(&mut b).unwrap();
+    assert_eq!(a.jobs, b.jobs);
+    assert_eq!(a.jobs.len(), 3);
+    assert!(a.jobs.windows(2).all(|pair| pair[0].line < pair[1].line));
+    let too_many = Transform::Sample(Sample { count: Some(50), fraction: None, seed: 0 });
+    assert!(too_many.apply(&mut load()).is_err());
+    let both = Transform::Sample(Sample { count: Some(1), fraction: Some(0.5), seed: 0 });
+    assert!(both.apply(&mut load()).is_err());
+}
+
+#[test]
+fn scale_rate_compresses_inter_arrivals() {
+    let mut trace = TraceFormat::HeliosDirlab.load(&fixture("helios-dirlab.csv")).unwrap();
+    Transform::ScaleRate(2.0).apply(&mut trace).unwrap();
+    let submits: Vec<f64> = trace.jobs.iter().map(|job| job.submit).collect();
+    assert_eq!(submits, vec![0.0, 47.0, 52.0]);
+}
+
+#[test]
+fn rigid_model_drops_cpu_jobs_and_rounds_fractional_gpus_up() {
+    let trace = TraceFormat::AlibabaOpenb.load(&fixture("alibaba-openb.csv")).unwrap();
+    let (jobs, summary) = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &[]).unwrap();
+    assert_eq!(summary.dropped, vec![("CPU-only job (0 GPUs)".to_string(), 1)]);
+    assert_eq!(summary.rounded_up, 1);
+    let gpus: Vec<u32> = jobs.iter().map(|job| job.gpus).collect();
+    assert_eq!(gpus, vec![1, 1, 8]);
+    assert_eq!(jobs[1].arrival.secs(), 427061.0);
+    assert_eq!(jobs[0].work, 12537496.0);
+    let message = build(&trace, &Model::Rigid, FractionalGpus::Error, &[]).unwrap_err().to_string();
+    assert!(
+        message.ends_with("alibaba-openb.csv:3: 0.46 GPUs is fractional; set fractional_gpus: ceil to round up"),
+        "{message}"
+    );
+}
+
+#[test]
+fn gavel_zoo_draws_supported_templates_and_converts_to_steps() {
+    let trace = TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let templates = vec![
+        JobTemplate { job_type: "A".into(), scales: vec![(1, 2.0), (8, 10.0)] },
+        JobTemplate { job_type: "B".into(), scales: vec![(1, 3.0)] },
+    ];
+    let model = Model::GavelZoo { reference: "v100".into(), seed: 1 };
+    let (jobs, summary) = build(&trace, &model, FractionalGpus::Ceil, &templates).unwrap();
+    assert_eq!(summary.dropped, vec![("no job template supports 16 GPUs".to_string(), 1)]);
+    for job in &jobs {
+        let rate = templates
+            .iter()
+            .find(|template| template.job_type == job.job_type)
+            .and_then(|template| template.scales.iter().find(|(scale, _)| *scale == job.gpus))
+            .expect("a supporting template")
+            .1;
+        assert_eq!(job.work, (job.trace_duration.unwrap() * rate).round());
+    }
+    let (again, _) = build(&trace, &model, FractionalGpus::Ceil, &templates).unwrap();
+    assert_eq!(jobs, again);
+    // Sorted by arrival, rebased to 0, ids in order.
+    assert_eq!(jobs[0].arrival.secs(), 0.0);
+    assert!(jobs.iter().enumerate().all(|(index, job)| job.id.index() == index));
+}
+
+#[test]
+fn pollux_buckets_follow_gpu_time() {
+    let trace = TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let (jobs, _) = build(&trace, &Model::PolluxBuckets { seed: 0 }, FractionalGpus::Ceil, &[]).unwrap();
+    for job in &jobs {
+        let hours = job.trace_duration.unwrap() * f64::from(job.gpus) / 3600.0;
+        let expected: &[&str] = if hours < 1.0 {
+            &["cifar10", "ncf"]
+        } else if hours < 10.0 {
+            &["deepspeech2", "bert"]
+        } else if hours < 100.0 {
+            &["yolov3"]
+        } else {
+            &["imagenet"]
+        };
+        assert!(expected.contains(&job.job_type.as_str()), "{} GPU-hours got {}", hours, job.job_type);
+    }
+}
+
+#[test]
+fn models_that_need_durations_refuse_traces_without_them() {
+    let trace = TraceFormat::Pollux.load(&fixture("pollux-workload.csv")).unwrap();
+    let message = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &[]).unwrap_err().to_string();
+    assert!(
+        message.contains("the pollux trace records no duration, which model Rigid needs; use from-trace"),
+        "{message}"
+    );
+    let trace = TraceFormat::Gavel.load(&fixture("gavel-mixed.trace")).unwrap();
+    let (jobs, _) = build(&trace, &Model::FromTrace, FractionalGpus::Ceil, &[]).unwrap();
+    let types: Vec<&str> = jobs.iter().map(|job| job.job_type.as_str()).collect();
+    assert_eq!(types, vec!["ResNet-18 (batch size 64)", "Transformer (batch size 128)", "LM (batch size 20)"]);
+    assert_eq!(jobs[2].weight, 5.0);
+}
