@@ -6,6 +6,7 @@ use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration
 use schedlab_core::datadir::data_file;
 use schedlab_core::{ClusterSpec, Time};
 use schedlab_sim::{MeasurementWindow, RunResult, SimConfig};
+use schedlab_trace::TraceFormat;
 use schedlab_trace::synthetic::{Arrivals, GavelStyle, JobTemplate};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,6 +29,28 @@ enum Command {
     },
     /// Run one simulation on a built-in synthetic workload and print its metrics.
     Simulate(SimulateArgs),
+    /// Inspect trace files.
+    Trace {
+        #[command(subcommand)]
+        command: TraceCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TraceCommand {
+    /// Load a trace and print what was read, kept and left out, GPU sizes, durations, arrivals,
+    /// VCs and users.
+    Stats {
+        /// Trace format (see `schedlab trace formats`).
+        format: TraceFormat,
+        /// The file (for alibaba-pai, pai_job_table.csv; the task table is read from beside it).
+        path: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the supported trace formats.
+    Formats,
 }
 
 /// How fast jobs run: the engine's ground truth.
@@ -95,7 +118,52 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Policies { json } => list_policies(json),
         Command::Simulate(args) => simulate(&args),
+        Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace_stats(format, &path, json),
+        Command::Trace { command: TraceCommand::Formats } => {
+            for format in TraceFormat::ALL {
+                println!("{:18}{}", format.name(), format.description());
+            }
+            Ok(())
+        }
     }
+}
+
+fn trace_stats(format: TraceFormat, path: &std::path::Path, json: bool) -> Result<()> {
+    let trace = format.load(path)?;
+    let stats = schedlab_trace::stats::stats(&trace);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&stats)?);
+        return Ok(());
+    }
+    let pairs = |items: &[(String, usize)]| -> String {
+        items.iter().map(|(key, count)| format!("{key}: {count}")).collect::<Vec<_>>().join(", ")
+    };
+    println!("{:<18}{} ({})", "trace", stats.path, stats.format);
+    println!("{:<18}{} read, {} kept", "rows", stats.rows, stats.kept);
+    for (reason, count) in &stats.dropped {
+        println!("{:<18}{count} left out: {reason}", "");
+    }
+    println!("{:<18}{} (removed by the dedup transform)", "exact duplicates", stats.duplicates);
+    println!("{:<18}{}", "GPUs -> jobs", pairs(&stats.gpu_histogram));
+    if stats.duration_quantiles.is_empty() {
+        println!("{:<18}not recorded", "duration");
+    } else {
+        let quantiles: Vec<String> =
+            stats.duration_quantiles.iter().map(|(p, value)| format!("p{p}: {value:.0}")).collect();
+        println!("{:<18}{} (seconds)", "duration", quantiles.join(", "));
+    }
+    println!(
+        "{:<18}{} .. {} ({:.1} days)",
+        "submitted",
+        stats.first_submit,
+        stats.last_submit,
+        stats.span_seconds / 86_400.0
+    );
+    println!("{:<18}{}", "jobs per VC", pairs(&stats.per_vc));
+    println!("{:<18}{} distinct; most jobs: {}", "users", stats.users, pairs(&stats.top_users));
+    println!("{:<18}{}", "status", pairs(&stats.statuses));
+    println!("{:<18}{:.0} bytes per job", "memory", stats.bytes_per_job);
+    Ok(())
 }
 
 fn list_policies(json: bool) -> Result<()> {
