@@ -5,6 +5,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
 use schedlab_core::datadir::data_file;
 use schedlab_core::{ClusterSpec, Time};
+use schedlab_experiment::RunOptions;
+use schedlab_experiment::prepare::SpecSource;
 use schedlab_sim::{MeasurementWindow, RunResult, SimConfig};
 use schedlab_trace::TraceFormat;
 use schedlab_trace::synthetic::{Arrivals, GavelStyle, JobTemplate};
@@ -21,6 +23,25 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run an experiment spec; results go to `results/<name>/`.
+    Run(RunArgs),
+    /// Run `experiments/NAME.yaml` (e.g. `schedlab reproduce philly`).
+    Reproduce {
+        /// Experiment name: a file in `experiments/`.
+        name: String,
+        #[command(flatten)]
+        options: RunFlags,
+    },
+    /// Validate a spec without running it: syntax, policies, metrics, data files.
+    Check {
+        /// The spec file.
+        spec: PathBuf,
+    },
+    /// List policies, shipped experiments or trace formats.
+    List {
+        /// What to list.
+        what: ListWhat,
+    },
     /// List every registered policy with its parameters.
     Policies {
         /// Print JSON instead of a table.
@@ -51,6 +72,47 @@ enum TraceCommand {
     },
     /// List the supported trace formats.
     Formats,
+}
+
+/// What `schedlab list` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ListWhat {
+    /// Registered policies.
+    Policies,
+    /// Specs in `experiments/`.
+    Experiments,
+    /// Trace formats.
+    Formats,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    /// The spec file.
+    spec: PathBuf,
+    #[command(flatten)]
+    options: RunFlags,
+}
+
+#[derive(Debug, clap::Args)]
+struct RunFlags {
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Rerun runs already in the result store.
+    #[arg(long)]
+    force: bool,
+    /// No progress bar or summary.
+    #[arg(long)]
+    quiet: bool,
+    /// Exit with an error when a published claim is missed.
+    #[arg(long)]
+    strict: bool,
+    /// Where experiment folders go.
+    #[arg(long, default_value = "results")]
+    results: PathBuf,
+    /// Print the claims and files as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// How fast jobs run: the engine's ground truth.
@@ -116,16 +178,128 @@ struct SimulateArgs {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Run(args) => run_spec(&args.spec, &args.options),
+        Command::Reproduce { name, options } => {
+            let path = PathBuf::from("experiments").join(format!("{name}.yaml"));
+            if !path.is_file() {
+                bail!(
+                    "no experiment '{name}': {} does not exist; shipped experiments: {}",
+                    path.display(),
+                    experiments().join(", ")
+                );
+            }
+            run_spec(&path, &options)
+        }
+        Command::Check { spec } => {
+            let (spec, source) = load_spec(&spec)?;
+            schedlab_experiment::prepare::Setup::new(&spec, schedlab_core::datadir::data_dir().as_deref(), &source)?;
+            let runs = schedlab_experiment::plan::expand(&spec).len();
+            println!(
+                "{}: ok ({runs} runs: {} policies x {} seeds x {} sweep points)",
+                source.origin,
+                spec.policies.len(),
+                spec.seeds.len(),
+                runs / (spec.policies.len() * spec.seeds.len())
+            );
+            Ok(())
+        }
+        Command::List { what: ListWhat::Policies } => list_policies(false),
+        Command::List { what: ListWhat::Experiments } => {
+            for name in experiments() {
+                println!("{name}");
+            }
+            Ok(())
+        }
+        Command::List { what: ListWhat::Formats } => {
+            list_formats();
+            Ok(())
+        }
         Command::Policies { json } => list_policies(json),
         Command::Simulate(args) => simulate(&args),
         Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace_stats(format, &path, json),
         Command::Trace { command: TraceCommand::Formats } => {
-            for format in TraceFormat::ALL {
-                println!("{:18}{}", format.name(), format.description());
-            }
+            list_formats();
             Ok(())
         }
     }
+}
+
+fn list_formats() {
+    for format in TraceFormat::ALL {
+        println!("{:18}{}", format.name(), format.description());
+    }
+}
+
+/// Names of the specs in `experiments/`.
+fn experiments() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("experiments")
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.strip_suffix(".yaml")).map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+fn load_spec(path: &std::path::Path) -> Result<(schedlab_experiment::ExperimentSpec, SpecSource)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read spec {}", path.display()))?;
+    let origin = path.display().to_string();
+    let spec = schedlab_experiment::ExperimentSpec::parse(&text, &origin)?;
+    Ok((spec, SpecSource { origin, text }))
+}
+
+fn git_revision() -> Option<String> {
+    let output = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+fn run_spec(path: &std::path::Path, flags: &RunFlags) -> Result<()> {
+    let (spec, source) = load_spec(path)?;
+    let options = RunOptions {
+        threads: flags.threads,
+        force: flags.force,
+        quiet: flags.quiet,
+        data_dir: schedlab_core::datadir::data_dir(),
+        results_dir: flags.results.clone(),
+        source,
+        git_revision: git_revision(),
+    };
+    let started = std::time::Instant::now();
+    let result = schedlab_experiment::run_experiment(&spec, &options)?;
+    let missed: Vec<&str> =
+        result.claims.iter().filter(|claim| !claim.holds).map(|claim| claim.claim.text.as_str()).collect();
+    if flags.json {
+        let claims: Vec<serde_json::Value> = result
+            .claims
+            .iter()
+            .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds}))
+            .collect();
+        let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims});
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else if !flags.quiet {
+        println!(
+            "{}: {} runs ({} run now, {} reused) in {:.1} s -> {}",
+            spec.name,
+            result.outcomes.len(),
+            result.ran,
+            result.reused,
+            started.elapsed().as_secs_f64(),
+            result.dir.display()
+        );
+        for table in &spec.tables {
+            if let Ok(text) = std::fs::read_to_string(result.dir.join(format!("{}.md", table.name))) {
+                println!("\n{text}");
+            }
+        }
+        if !result.claims.is_empty() {
+            println!("claims: {} of {} hold (see claims.md)", result.claims.len() - missed.len(), result.claims.len());
+        }
+    }
+    if flags.strict && !missed.is_empty() {
+        bail!("{} published claims missed: {}", missed.len(), missed.join("; "));
+    }
+    Ok(())
 }
 
 fn trace_stats(format: TraceFormat, path: &std::path::Path, json: bool) -> Result<()> {

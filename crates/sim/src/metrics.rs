@@ -71,6 +71,44 @@ impl BusyTimeline {
         self.busy.extend_from_slice(counts);
     }
 
+    /// Returns the busy counts at time `time` (zeros before the first point).
+    pub fn at(&self, time: f64) -> Vec<u32> {
+        match self.times.partition_point(|&point| point <= time) {
+            0 => vec![0; self.gpu_types.len()],
+            index => self.point(index - 1).to_vec(),
+        }
+    }
+
+    /// Returns the sum of several timelines over the same GPU types (e.g. one per partition).
+    ///
+    /// # Panics
+    /// Panics if the timelines have different GPU types.
+    pub fn sum(parts: &[BusyTimeline]) -> BusyTimeline {
+        let gpu_types = parts.first().map(|part| part.gpu_types.clone()).unwrap_or_default();
+        assert!(parts.iter().all(|part| part.gpu_types == gpu_types), "timelines must share GPU types");
+        let mut times: Vec<f64> = parts.iter().flat_map(|part| part.times.iter().copied()).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let mut total = BusyTimeline { gpu_types, ..BusyTimeline::default() };
+        let mut cursors = vec![0usize; parts.len()];
+        let mut counts = vec![0u32; total.gpu_types.len()];
+        for time in times {
+            counts.iter_mut().for_each(|count| *count = 0);
+            for (part, cursor) in parts.iter().zip(cursors.iter_mut()) {
+                while *cursor < part.times.len() && part.times[*cursor] <= time {
+                    *cursor += 1;
+                }
+                if *cursor > 0 {
+                    for (count, value) in counts.iter_mut().zip(part.point(*cursor - 1)) {
+                        *count += value;
+                    }
+                }
+            }
+            total.record(time, &counts);
+        }
+        total
+    }
+
     /// Returns the busy GPU-seconds of each type between `from` and `to`.
     pub fn integrate(&self, from: f64, to: f64) -> Vec<f64> {
         let n = self.gpu_types.len();
@@ -187,6 +225,21 @@ mod tests {
         assert_eq!(percentile(&values, 50.0), 2.5);
         assert_eq!(percentile(&values, 100.0), 4.0);
         assert!((percentile(&values, 95.0) - 3.85).abs() < 1e-12);
+    }
+
+    #[test]
+    fn timelines_sum_as_step_functions() {
+        let mut a = BusyTimeline { gpu_types: vec!["g".into()], ..Default::default() };
+        a.record(0.0, &[1]);
+        a.record(10.0, &[0]);
+        let mut b = BusyTimeline { gpu_types: vec!["g".into()], ..Default::default() };
+        b.record(5.0, &[2]);
+        b.record(20.0, &[0]);
+        let total = BusyTimeline::sum(&[a, b]);
+        assert_eq!(total.times, vec![0.0, 5.0, 10.0, 20.0]);
+        assert_eq!(total.busy, vec![1, 3, 2, 0]);
+        assert_eq!(total.at(7.0), vec![3]);
+        assert_eq!(total.integrate(0.0, 30.0), vec![5.0 + 15.0 + 20.0]);
     }
 
     #[test]

@@ -1,0 +1,95 @@
+//! Expanding a spec into runs, each with a stable key and a derived seed.
+
+use crate::spec::{ExperimentSpec, PolicyName};
+
+/// A point of the sweep: one value per axis, in the spec's axis order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPoint(pub Vec<(String, f64)>);
+
+impl SweepPoint {
+    /// Returns the value of an axis at this point.
+    pub fn get(&self, axis: &str) -> Option<f64> {
+        self.0.iter().find(|(name, _)| name == axis).map(|(_, value)| *value)
+    }
+
+    /// Returns `axis=value;...` for keys and file names.
+    pub fn label(&self) -> String {
+        self.0.iter().map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(";")
+    }
+}
+
+/// One simulation to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunPlan {
+    /// `policy=...;axis=...;seed=...`: unique, sorts the output.
+    pub key: String,
+    /// The policy.
+    pub policy: PolicyName,
+    /// The spec's seed for this run.
+    pub seed: u64,
+    /// The sweep point.
+    pub point: SweepPoint,
+    /// Identifies the workload: the same for every policy at one point and seed, so all
+    /// policies see identical jobs.
+    pub workload_key: String,
+    /// Seed for the workload's generator and model assignment, derived from the spec, the
+    /// point and the seed with a stable hash (never from thread identity or time).
+    pub workload_seed: u64,
+}
+
+/// 64-bit FNV-1a: a stable hash for deriving seeds.
+pub fn stable_hash(parts: &[&str]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0xff)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// Returns every sweep point: the cartesian product of the axes (one empty point if none).
+pub fn sweep_points(spec: &ExperimentSpec) -> Vec<SweepPoint> {
+    let mut points = vec![SweepPoint(Vec::new())];
+    for (axis, values) in spec.axes() {
+        points = points
+            .into_iter()
+            .flat_map(|point| {
+                let axis = axis.clone();
+                values.iter().map(move |value| {
+                    let mut next = point.0.clone();
+                    next.push((axis.clone(), *value));
+                    SweepPoint(next)
+                })
+            })
+            .collect();
+    }
+    points
+}
+
+/// Expands a spec into runs, sorted by key.
+pub fn expand(spec: &ExperimentSpec) -> Vec<RunPlan> {
+    let workload_text = serde_json::to_string(&spec.workload).expect("specs serialise");
+    let mut runs = Vec::new();
+    for point in sweep_points(spec) {
+        for &seed in &spec.seeds {
+            let workload_key =
+                format!("{}seed={seed}", if point.0.is_empty() { String::new() } else { point.label() + ";" });
+            let workload_seed = stable_hash(&[&spec.name, &workload_text, &workload_key]);
+            for policy in &spec.policies {
+                let key = format!("policy={policy};{workload_key}");
+                runs.push(RunPlan {
+                    key,
+                    policy: policy.clone(),
+                    seed,
+                    point: point.clone(),
+                    workload_key: workload_key.clone(),
+                    workload_seed,
+                });
+            }
+        }
+    }
+    runs.sort_by(|a, b| a.key.cmp(&b.key));
+    runs
+}

@@ -1,0 +1,230 @@
+//! Plots as SVG and PNG with plotters, using an embedded font so no system font is needed.
+
+use crate::ExperimentError;
+use crate::plan::sweep_points;
+use crate::report::{metric, parameter};
+use crate::spec::{ExperimentSpec, PlotSpec};
+use crate::store::{RunOutcome, Store};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::sync::Once;
+
+/// DejaVu Sans (Bitstream Vera licence, see `assets/DejaVuSans-LICENSE.txt`).
+const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+const SIZE: (u32, u32) = (900, 560);
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is compiled in and known to be valid; a failure here is a build defect.
+        plotters::style::register_font("sans-serif", FontStyle::Normal, FONT)
+            .map_err(|_| ())
+            .expect("embedded font loads");
+    });
+}
+
+/// What one chart shows.
+struct Chart {
+    name: String,
+    title: String,
+    x_label: String,
+    y_label: String,
+    /// Whether x values are log10 of the real values (labels show the real values).
+    log_x: bool,
+    series: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    root.fill(&WHITE).map_err(|error| error.to_string())?;
+    let points = chart.series.iter().flat_map(|(_, points)| points.iter());
+    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64, f64::NEG_INFINITY);
+    for &(x, y) in points {
+        x_min = x_min.min(x);
+        x_max = x_max.max(x);
+        y_min = y_min.min(y);
+        y_max = y_max.max(y);
+    }
+    if !x_min.is_finite() {
+        (x_min, x_max, y_max) = (0.0, 1.0, 1.0);
+    }
+    if x_max <= x_min {
+        x_max = x_min + 1.0;
+    }
+    if y_max <= y_min {
+        y_max = y_min + 1.0;
+    }
+    let mut builder = ChartBuilder::on(root)
+        .caption(&chart.title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(64)
+        .build_cartesian_2d(x_min..x_max, y_min..y_max * 1.05)
+        .map_err(|error| error.to_string())?;
+    let log_x = chart.log_x;
+    let x_format = move |value: &f64| {
+        let real = if log_x { 10f64.powf(*value) } else { *value };
+        match real.abs() {
+            magnitude if magnitude >= 10.0 => format!("{real:.0}"),
+            magnitude if magnitude >= 1.0 => format!("{real:.1}"),
+            _ => format!("{real:.2}"),
+        }
+    };
+    builder
+        .configure_mesh()
+        .x_desc(&chart.x_label)
+        .y_desc(&chart.y_label)
+        .x_label_formatter(&x_format)
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(|error| error.to_string())?;
+    for (index, (name, points)) in chart.series.iter().enumerate() {
+        let color = Palette99::pick(index).to_rgba();
+        builder
+            .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
+            .map_err(|error| error.to_string())?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    builder
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|error| error.to_string())?;
+    root.present().map_err(|error| error.to_string())
+}
+
+/// Outcomes at the first sweep point and first seed, in spec policy order.
+fn first_point_runs<'a>(spec: &ExperimentSpec, outcomes: &'a [RunOutcome]) -> Vec<&'a RunOutcome> {
+    let point = sweep_points(spec).remove(0);
+    spec.policies
+        .iter()
+        .filter_map(|policy| {
+            outcomes.iter().find(|outcome| {
+                outcome.policy == policy.to_string() && outcome.seed == spec.seeds[0] && outcome.point == point.0
+            })
+        })
+        .collect()
+}
+
+fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
+    let point_label = sweep_points(spec).remove(0).label();
+    let at = if point_label.is_empty() {
+        format!("seed {}", spec.seeds[0])
+    } else {
+        format!("{point_label}, seed {}", spec.seeds[0])
+    };
+    spec.plots
+        .iter()
+        .map(|plot| match plot {
+            PlotSpec::JctCdf => Chart {
+                name: "jct_cdf".into(),
+                title: format!("{}: JCT CDF ({at})", spec.name),
+                x_label: "job completion time (hours, log scale)".into(),
+                y_label: "fraction of jobs".into(),
+                log_x: true,
+                series: first_point_runs(spec, outcomes)
+                    .into_iter()
+                    .map(|outcome| {
+                        let n = outcome.jcts.len() as f64;
+                        let points = outcome
+                            .jcts
+                            .iter()
+                            .enumerate()
+                            .map(|(index, jct)| ((jct / 3600.0).max(1e-3).log10(), (index + 1) as f64 / n))
+                            .collect();
+                        (outcome.policy.clone(), points)
+                    })
+                    .collect(),
+            },
+            PlotSpec::BusyGpus => Chart {
+                name: "busy_gpus".into(),
+                title: format!("{}: busy GPUs ({at})", spec.name),
+                x_label: "time (hours)".into(),
+                y_label: "busy GPUs".into(),
+                log_x: false,
+                series: first_point_runs(spec, outcomes)
+                    .into_iter()
+                    .map(|outcome| {
+                        (
+                            outcome.policy.clone(),
+                            outcome.busy.iter().map(|&(hours, gpus)| (hours, f64::from(gpus))).collect(),
+                        )
+                    })
+                    .collect(),
+            },
+            PlotSpec::MetricVsAxis { metric: name, axis } => {
+                let axes = spec.axes();
+                let values =
+                    axes.iter().find(|(known, _)| known == axis).map(|(_, values)| values.clone()).unwrap_or_default();
+                let others: Vec<(String, String)> = axes
+                    .iter()
+                    .filter(|(known, _)| known != axis)
+                    .map(|(known, values)| (known.clone(), values[0].to_string()))
+                    .collect();
+                let series = spec
+                    .policies
+                    .iter()
+                    .map(|policy| {
+                        let points = values
+                            .iter()
+                            .filter_map(|value| {
+                                let matching: Vec<f64> = outcomes
+                                    .iter()
+                                    .filter(|outcome| {
+                                        outcome.policy == policy.to_string()
+                                            && parameter(outcome, axis) == value.to_string()
+                                            && others.iter().all(|(other, fixed)| parameter(outcome, other) == *fixed)
+                                    })
+                                    .map(|outcome| metric(&outcome.metrics, name))
+                                    .filter(|value| value.is_finite())
+                                    .collect();
+                                (!matching.is_empty())
+                                    .then(|| (*value, matching.iter().sum::<f64>() / matching.len() as f64))
+                            })
+                            .collect();
+                        (policy.to_string(), points)
+                    })
+                    .collect();
+                Chart {
+                    name: format!("{name}_vs_{axis}"),
+                    title: format!("{}: {name} vs {axis}", spec.name),
+                    x_label: axis.clone(),
+                    y_label: name.clone(),
+                    log_x: false,
+                    series,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Renders every plot of the spec into the store as `<name>.svg` and `<name>.png`; returns the
+/// file names written.
+pub fn render(store: &Store, spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
+    register_font();
+    let mut files = Vec::new();
+    for chart in charts(spec, outcomes) {
+        let plot_error = |message: String| ExperimentError::Io { path: format!("{}.svg/.png", chart.name), message };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+            draw(&root, &chart).map_err(plot_error)?;
+        }
+        store.write(&format!("{}.svg", chart.name), svg.as_bytes())?;
+        let final_path = store.dir().join(format!("{}.png", chart.name));
+        let temporary = store.dir().join(format!(".{}.{}.tmp.png", chart.name, std::process::id()));
+        {
+            let root = BitMapBackend::new(&temporary, SIZE).into_drawing_area();
+            draw(&root, &chart).map_err(plot_error)?;
+        }
+        std::fs::rename(&temporary, &final_path).map_err(|error| ExperimentError::Io {
+            path: final_path.display().to_string(),
+            message: error.to_string(),
+        })?;
+        files.push(format!("{}.svg", chart.name));
+        files.push(format!("{}.png", chart.name));
+    }
+    Ok(files)
+}

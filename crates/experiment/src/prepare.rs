@@ -1,0 +1,316 @@
+//! Everything a run needs that does not depend on the policy: cluster, perf model, workload.
+
+use crate::ExperimentError;
+use crate::plan::{RunPlan, SweepPoint};
+use crate::spec::{ClusterSection, ExperimentSpec, Partition, PerfSection};
+use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
+use schedlab_core::{ClusterSpec, JobId, JobSpec, Node};
+use schedlab_trace::Transform;
+use schedlab_trace::spec::GeneratorSpec;
+use schedlab_trace::synthetic::JobTemplate;
+use schedlab_trace::workload::Model;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where each data file comes from, for "missing file" messages.
+const SOURCES: &[(&str, &str)] = &[
+    (
+        "philly/",
+        "Philly traces: petuum/adaptdl (osdi21-artifact, simulator/traces/philly.csv), stanford-futuredata/gavel, S-Lab-System-Group/HeliosArtifact",
+    ),
+    ("gavel/", "stanford-futuredata/gavel @ c4fa400, scheduler/"),
+    ("helios/", "S-Lab-System-Group/HeliosData and DIR-LAB/Gen-Parallel-Workloads"),
+    ("alibaba/", "alibaba/clusterdata (cluster-trace-gpu-v2020, cluster-trace-gpu-v2023)"),
+    ("pollux/", "petuum/adaptdl @ c793c70, simulator/"),
+    ("rltune/", "dshruti20/RLTune, GPU_Traces/"),
+    ("dl2/", "pengyanghua/DL2, config_speed.txt"),
+];
+
+/// The spec's text and where it came from, to point errors at lines.
+#[derive(Clone, Debug, Default)]
+pub struct SpecSource {
+    /// File name for messages.
+    pub origin: String,
+    /// The YAML text.
+    pub text: String,
+}
+
+impl SpecSource {
+    /// Returns `origin:LINE` of the first line mentioning `needle`, or just `origin`.
+    pub fn locate(&self, needle: &str) -> String {
+        match self.text.lines().position(|line| line.contains(needle)) {
+            Some(index) => format!("{}:{}", self.origin, index + 1),
+            None => self.origin.clone(),
+        }
+    }
+}
+
+/// Resolves a data file, or explains where it was looked for and where to get it.
+pub fn data_file(data_dir: Option<&Path>, relative: &Path, source: &SpecSource) -> Result<PathBuf, ExperimentError> {
+    if relative.is_absolute() {
+        return if relative.is_file() {
+            Ok(relative.to_path_buf())
+        } else {
+            Err(ExperimentError::Data(format!(
+                "{}: data file '{}' not found",
+                source.locate(&relative.display().to_string()),
+                relative.display()
+            )))
+        };
+    }
+    let text = relative.display().to_string();
+    let origin = SOURCES
+        .iter()
+        .find(|(prefix, _)| text.starts_with(prefix))
+        .map_or("see ../shared/data/README.md", |(_, origin)| origin);
+    match data_dir {
+        Some(dir) if dir.join(relative).is_file() => Ok(dir.join(relative)),
+        Some(dir) => Err(ExperimentError::Data(format!(
+            "{}: data file '{text}' not found in the data directory '{}'; public source: {origin}",
+            source.locate(&text),
+            dir.display()
+        ))),
+        None => Err(ExperimentError::Data(format!(
+            "{}: data file '{text}' needed, but no data directory was found (set SCHEDLAB_DATA, or create ./data or ../shared/data); public source: {origin}",
+            source.locate(&text)
+        ))),
+    }
+}
+
+/// One VC's share of a per-VC partitioned run.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// The VC.
+    pub name: String,
+    /// The VC's nodes.
+    pub cluster: Arc<ClusterSpec>,
+    /// The VC's jobs, renumbered from 0.
+    pub jobs: Vec<JobSpec>,
+    /// Each job's id in the whole workload.
+    pub original_ids: Vec<JobId>,
+}
+
+/// A workload ready to simulate.
+#[derive(Clone, Debug)]
+pub struct PreparedWorkload {
+    /// All jobs, ids `0..n`.
+    pub jobs: Vec<JobSpec>,
+    /// Per-VC groups when the cluster is partitioned.
+    pub groups: Option<Vec<Group>>,
+    /// How the workload was made, for the manifest.
+    pub report: Vec<String>,
+}
+
+/// The parts shared by every run of an experiment.
+pub struct Setup {
+    /// The whole cluster.
+    pub cluster: Arc<ClusterSpec>,
+    /// Ground truth.
+    pub perf: Arc<dyn PerfModel>,
+    /// Job templates from a throughput table (empty otherwise).
+    pub templates: Vec<JobTemplate>,
+    /// Whether jobs run per VC.
+    pub partition: Partition,
+    /// Data files read, relative name and path, for the manifest's hashes.
+    pub data_files: Vec<(String, PathBuf)>,
+    /// The data directory.
+    pub data_dir: Option<PathBuf>,
+}
+
+fn compact(
+    gpus: &BTreeMap<String, u32>,
+    gpus_per_node: u32,
+    cpus_per_node: Option<f64>,
+) -> Result<ClusterSpec, String> {
+    let compact = CompactCluster {
+        gpus: gpus.iter().map(|(name, count)| (name.clone(), *count)).collect(),
+        gpus_per_node,
+        cpus_per_node,
+        mem_gib_per_node: None,
+    };
+    compact.build().map_err(|error| error.to_string())
+}
+
+impl Setup {
+    /// Builds the cluster and perf model and checks that the data files exist.
+    pub fn new(spec: &ExperimentSpec, data_dir: Option<&Path>, source: &SpecSource) -> Result<Setup, ExperimentError> {
+        let mut data_files = Vec::new();
+        let mut file = |relative: &Path| -> Result<PathBuf, ExperimentError> {
+            let path = data_file(data_dir, relative, source)?;
+            data_files.push((relative.display().to_string(), path.clone()));
+            Ok(path)
+        };
+        let cluster_error = |error: String| ExperimentError::Spec {
+            path: source.locate("cluster"),
+            message: format!("cluster: {error}"),
+        };
+        let mut partition = Partition::Pooled;
+        let cluster = match &spec.cluster {
+            ClusterSection::Compact { gpus, gpus_per_node, cpus_per_node } => {
+                compact(gpus, *gpus_per_node, *cpus_per_node).map_err(cluster_error)?
+            }
+            ClusterSection::Nodes(entries) => {
+                build::from_node_list(entries).map_err(|error| cluster_error(error.to_string()))?
+            }
+            ClusterSection::PhillyVc { path, gpu_type, partition: chosen } => {
+                partition = *chosen;
+                build::from_philly_vc(&file(path)?, gpu_type).map_err(|error| cluster_error(error.to_string()))?.0
+            }
+            ClusterSection::Pai { path } => {
+                build::from_pai_machine_spec(&file(path)?).map_err(|error| cluster_error(error.to_string()))?.0
+            }
+            ClusterSection::Openb { path } => {
+                build::from_openb_nodes(&file(path)?).map_err(|error| cluster_error(error.to_string()))?.0
+            }
+        };
+        let (perf, templates): (Arc<dyn PerfModel>, Vec<JobTemplate>) = match &spec.perf {
+            PerfSection::Rigid => (Arc::new(TraceDuration::uniform()), Vec::new()),
+            PerfSection::TraceDuration { reference, speedups } => {
+                let model =
+                    speedups.iter().fold(TraceDuration::with_reference(reference.clone()), |model, (name, factor)| {
+                        model.with_speedup(name.clone(), *factor)
+                    });
+                (Arc::new(model), Vec::new())
+            }
+            PerfSection::Throughputs { path, reference } => {
+                let (table, _) =
+                    ThroughputTable::load(&file(path)?).map_err(|error| ExperimentError::Data(error.to_string()))?;
+                let templates = templates_of(&table, reference)
+                    .map_err(|message| ExperimentError::Spec { path: source.locate("reference"), message })?;
+                (Arc::new(table), templates)
+            }
+        };
+        if let Some(trace) = &spec.workload.trace {
+            file(&trace.path)?;
+        }
+        if let Some(GeneratorSpec::PhillySampled { distribution, .. }) = &spec.workload.generator {
+            file(distribution)?;
+        }
+        Ok(Setup {
+            cluster: Arc::new(cluster),
+            perf,
+            templates,
+            partition,
+            data_files,
+            data_dir: data_dir.map(Path::to_path_buf),
+        })
+    }
+
+    /// Builds the workload of one sweep point and seed.
+    pub fn workload(&self, spec: &ExperimentSpec, plan: &RunPlan) -> Result<PreparedWorkload, ExperimentError> {
+        let mut workload = spec.workload.clone();
+        apply_point(&mut workload, &plan.point, plan.workload_seed);
+        let built = workload
+            .build(self.data_dir.as_deref(), &self.templates)
+            .map_err(|error| ExperimentError::Run { key: plan.workload_key.clone(), message: error.to_string() })?;
+        let mut report = built.report;
+        let (jobs, groups) = match self.partition {
+            Partition::Pooled => (built.jobs, None),
+            Partition::PerVc => {
+                let (jobs, groups, lines) = partition_by_vc(&self.cluster, built.jobs);
+                report.extend(lines);
+                (jobs, Some(groups))
+            }
+        };
+        Ok(PreparedWorkload { jobs, groups, report })
+    }
+}
+
+/// Sets a point's axis values and the derived seed into a workload spec.
+fn apply_point(workload: &mut schedlab_trace::spec::WorkloadSpec, point: &SweepPoint, seed: u64) {
+    if let Some(generator) = &mut workload.generator {
+        match generator {
+            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, seed: generator_seed, .. } => {
+                *rate_per_hour = point.get("rate_per_hour").unwrap_or(*rate_per_hour);
+                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *generator_seed = seed;
+            }
+            GeneratorSpec::GavelStatic { jobs, seed: generator_seed, .. } => {
+                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *generator_seed = seed;
+            }
+            GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed: generator_seed, .. } => {
+                *rate_per_hour = point.get("rate_per_hour").unwrap_or(*rate_per_hour);
+                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *generator_seed = seed;
+            }
+        }
+    }
+    if let Some(factor) = point.get("scale_rate") {
+        workload.transforms.push(Transform::ScaleRate(factor));
+    }
+    match &mut workload.model {
+        Model::GavelZoo { seed: model_seed, .. } | Model::PolluxBuckets { seed: model_seed } => *model_seed = seed,
+        Model::Rigid | Model::FromTrace => {}
+    }
+}
+
+/// Job templates from a throughput table: each job type with its scale factors and rate on
+/// `reference`.
+pub fn templates_of(table: &ThroughputTable, reference: &str) -> Result<Vec<JobTemplate>, String> {
+    if !table.worker_types().iter().any(|known| known == reference) {
+        return Err(format!(
+            "reference GPU type '{reference}' is not in the throughput table ({})",
+            table.worker_types().join(", ")
+        ));
+    }
+    let mut templates: Vec<JobTemplate> = Vec::new();
+    for (job_type, scale) in table.templates() {
+        let rate = table.isolated(job_type, *scale, reference).expect("template and type exist");
+        if rate <= 0.0 {
+            continue;
+        }
+        match templates.iter_mut().find(|template| template.job_type == *job_type) {
+            Some(template) => template.scales.push((*scale, rate)),
+            None => templates.push(JobTemplate { job_type: job_type.clone(), scales: vec![(*scale, rate)] }),
+        }
+    }
+    Ok(templates)
+}
+
+/// Splits jobs by VC onto each VC's nodes. Jobs whose VC has no nodes, or that ask for more
+/// GPUs than their VC has, cannot run there and are left out and counted.
+fn partition_by_vc(cluster: &ClusterSpec, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, Vec<Group>, Vec<String>) {
+    let mut nodes: BTreeMap<String, Vec<Node>> = BTreeMap::new();
+    for node in cluster.nodes() {
+        nodes.entry(node.group.clone().unwrap_or_default()).or_default().push(node.clone());
+    }
+    let capacity: BTreeMap<&String, u32> =
+        nodes.iter().map(|(vc, nodes)| (vc, nodes.iter().map(|node| node.gpus).sum())).collect();
+    let mut no_vc = 0;
+    let mut too_large = 0;
+    let mut kept = Vec::new();
+    for job in jobs {
+        let vc = job.vc.clone().unwrap_or_default();
+        match capacity.get(&vc) {
+            None => no_vc += 1,
+            Some(&gpus) if job.gpus > gpus => too_large += 1,
+            Some(_) => kept.push(job),
+        }
+    }
+    for (index, job) in kept.iter_mut().enumerate() {
+        job.id = JobId(index as u32);
+    }
+    let mut groups = Vec::new();
+    for (vc, vc_nodes) in nodes {
+        let members: Vec<&JobSpec> = kept.iter().filter(|job| job.vc.clone().unwrap_or_default() == vc).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let cluster = ClusterSpec::new(cluster.gpu_types().to_vec(), vc_nodes).expect("a subset of a valid cluster");
+        let original_ids = members.iter().map(|job| job.id).collect();
+        let jobs = members
+            .iter()
+            .enumerate()
+            .map(|(index, job)| JobSpec { id: JobId(index as u32), ..(*job).clone() })
+            .collect();
+        groups.push(Group { name: vc, cluster: Arc::new(cluster), jobs, original_ids });
+    }
+    let lines = vec![format!(
+        "partition per VC: {} jobs in {} VCs; left out: {no_vc} jobs whose VC has no nodes, {too_large} jobs larger than their VC",
+        kept.len(),
+        groups.len()
+    )];
+    (kept, groups, lines)
+}

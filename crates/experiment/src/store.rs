@@ -1,0 +1,85 @@
+//! The result store: one JSON file per finished run, written atomically, so a crash or Ctrl-C
+//! loses nothing already computed and the next invocation resumes.
+
+use crate::ExperimentError;
+use schedlab_sim::RunMetrics;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What is kept of one run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunOutcome {
+    /// The run key.
+    pub key: String,
+    /// The policy's canonical name.
+    pub policy: String,
+    /// The spec seed.
+    pub seed: u64,
+    /// Sweep axis values.
+    pub point: Vec<(String, f64)>,
+    /// Hash of everything the result depends on; a stored run with another hash is rerun.
+    pub content_hash: String,
+    /// Metrics over the measurement window.
+    pub metrics: RunMetrics,
+    /// JCTs (seconds) of the finished measured jobs, ascending.
+    pub jcts: Vec<f64>,
+    /// Busy GPUs (all types) over time as `(hours, GPUs)`, at most ~1000 points.
+    pub busy: Vec<(f64, u32)>,
+    /// Wall-clock seconds the run took (reported in the manifest only).
+    pub wall_time_s: f64,
+}
+
+/// The folder `results/<experiment>/`.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+fn io_error(path: &Path, error: impl std::fmt::Display) -> ExperimentError {
+    ExperimentError::Io { path: path.display().to_string(), message: error.to_string() }
+}
+
+impl Store {
+    /// Opens (and creates) the store at `dir`.
+    pub fn open(dir: &Path) -> Result<Store, ExperimentError> {
+        std::fs::create_dir_all(dir.join("runs")).map_err(|error| io_error(dir, error))?;
+        Ok(Store { dir: dir.to_path_buf() })
+    }
+
+    /// Returns the folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn run_path(&self, key: &str) -> PathBuf {
+        let readable: String =
+            key.chars().map(|c| if c.is_ascii_alphanumeric() || "=.-_".contains(c) { c } else { '_' }).collect();
+        let hash = crate::plan::stable_hash(&[key]);
+        self.dir.join("runs").join(format!("{readable}-{:08x}.json", hash as u32))
+    }
+
+    /// Returns the stored outcome of `key` if it exists and has `content_hash`.
+    pub fn load(&self, key: &str, content_hash: &str) -> Option<RunOutcome> {
+        let text = std::fs::read_to_string(self.run_path(key)).ok()?;
+        let outcome: RunOutcome = serde_json::from_str(&text).ok()?;
+        (outcome.key == key && outcome.content_hash == content_hash).then_some(outcome)
+    }
+
+    /// Stores an outcome atomically.
+    pub fn save(&self, outcome: &RunOutcome) -> Result<(), ExperimentError> {
+        let text = serde_json::to_string(outcome).expect("outcomes serialise");
+        self.write_atomic(&self.run_path(&outcome.key), text.as_bytes())
+    }
+
+    /// Writes `name` inside the store atomically (temporary file, then rename).
+    pub fn write(&self, name: &str, contents: &[u8]) -> Result<(), ExperimentError> {
+        self.write_atomic(&self.dir.join(name), contents)
+    }
+
+    fn write_atomic(&self, path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
+        let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or("file");
+        let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+        std::fs::write(&temporary, contents).map_err(|error| io_error(&temporary, error))?;
+        std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
+    }
+}
