@@ -7,8 +7,11 @@ use crate::store::{RunOutcome, Store};
 use schedlab_sim::RunMetrics;
 use serde::Serialize;
 
+/// Reads one metric from a run's metrics.
+pub type MetricReader = fn(&RunMetrics) -> f64;
+
 /// Every metric a table, plot or claim can name, with how to read it from [`RunMetrics`].
-pub const METRICS: &[(&str, fn(&RunMetrics) -> f64)] = &[
+pub const METRICS: &[(&str, MetricReader)] = &[
     ("avg_jct_hours", |m| m.avg_jct / 3600.0),
     ("median_jct_hours", |m| m.median_jct / 3600.0),
     ("p95_jct_hours", |m| m.p95_jct / 3600.0),
