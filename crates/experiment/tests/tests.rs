@@ -1,1 +1,11 @@
-//! Integration tests of the experiment crate.
+//! Integration tests of the experiment crate. One binary, one module per topic.
+
+mod common;
+// Spec mistakes give one clear error pointing at the line.
+mod spec_errors;
+// Output does not depend on the number of threads; interrupted sweeps resume.
+mod determinism;
+// Published claims are checked and misses reported.
+mod claims;
+// Regression gate: result tables of experiments/ci/*.yaml are insta snapshots.
+mod snapshots;

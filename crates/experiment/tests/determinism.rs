@@ -1,0 +1,62 @@
+use crate::common::{SMALL, run, temp_dir};
+
+fn read(dir: &std::path::Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join("small").join(name)).unwrap()
+}
+
+#[test]
+fn one_or_two_threads_give_byte_identical_results() {
+    let (one, two) = (temp_dir("threads-1"), temp_dir("threads-2"));
+    run(SMALL, &one, 1).unwrap();
+    run(SMALL, &two, 2).unwrap();
+    for file in ["runs.csv", "avg_jct.csv", "avg_jct.md", "jct_cdf.svg", "avg_jct_hours_vs_rate_per_hour.svg"] {
+        assert_eq!(read(&one, file), read(&two, file), "{file} differs");
+    }
+}
+
+#[test]
+fn an_interrupted_sweep_resumes_and_ends_where_an_uninterrupted_one_does() {
+    let dir = temp_dir("resume");
+    let first = run(SMALL, &dir, 2).unwrap();
+    assert_eq!((first.ran, first.reused), (12, 0));
+    let complete = read(&dir, "runs.csv");
+    // Simulate a kill after some runs: remove five stored runs and the reports.
+    let runs = dir.join("small/runs");
+    let mut files: Vec<_> = std::fs::read_dir(&runs).unwrap().map(|entry| entry.unwrap().path()).collect();
+    files.sort();
+    for file in files.iter().take(5) {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(dir.join("small/runs.csv")).unwrap();
+    let resumed = run(SMALL, &dir, 2).unwrap();
+    assert_eq!((resumed.ran, resumed.reused), (5, 7));
+    assert_eq!(read(&dir, "runs.csv"), complete);
+    // A change to what results depend on reruns everything.
+    let changed = run(&SMALL.replace("jobs: 60", "jobs: 61"), &dir, 2).unwrap();
+    assert_eq!((changed.ran, changed.reused), (12, 0));
+}
+
+#[test]
+fn every_policy_sees_the_same_workload_and_seeds_differ() {
+    let dir = temp_dir("workloads");
+    let result = run(SMALL, &dir, 2).unwrap();
+    let jobs = |policy: &str, seed: u64| {
+        result
+            .outcomes
+            .iter()
+            .find(|outcome| outcome.policy == policy && outcome.seed == seed && outcome.point[0].1 == 0.5)
+            .map(|outcome| outcome.metrics.jobs_measured)
+            .unwrap()
+    };
+    assert_eq!(jobs("fifo", 0), jobs("las", 0));
+    let makespan = |policy: &str, seed: u64| {
+        result
+            .outcomes
+            .iter()
+            .find(|outcome| outcome.policy == policy && outcome.seed == seed)
+            .unwrap()
+            .metrics
+            .makespan
+    };
+    assert_ne!(makespan("fifo", 0), makespan("fifo", 1), "seeds should give different workloads");
+}
