@@ -1,26 +1,37 @@
 # schedlab developer tasks. Every recipe is a thin wrapper over cargo; see README.md.
+# Install just with `cargo install just --locked` (it is not in Debian 12), or use the cargo
+# aliases in .cargo/config.toml (`cargo reproduce NAME`).
 
 # List recipes.
 default:
     @just --list
 
-# Run the test suite (the same command CI runs).
+# Run experiments/NAME.yaml into results/NAME/ (e.g. `just reproduce philly`).
+reproduce NAME *FLAGS:
+    cargo run --release --quiet -p schedlab-cli -- reproduce {{NAME}} {{FLAGS}}
+
+# Run the test suite, including the regression snapshots (the command CI runs).
 test:
     cargo test --workspace
+
+# Review changed result-table snapshots (needs `cargo install cargo-insta`).
+snapshots:
+    cargo insta review
 
 # Formatting and lints as CI checks them.
 lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Criterion benchmarks of the engine (FIFO and LAS, 100k jobs, 2,816 GPUs).
+# Criterion benchmarks: the engine (100k jobs, 2,816 GPUs) and the trace loaders.
 bench:
     cargo bench -p schedlab-sim --bench engine
+    cargo bench -p schedlab-trace --bench load
+
+# Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite.
+new-policy NAME:
+    scripts/new-policy.sh {{NAME}}
 
 # One simulation; pass flags through, e.g. `just simulate -p las --perf gavel`.
 simulate *ARGS:
-    cargo schedlab simulate {{ARGS}}
-
-# List the registered policies.
-policies:
-    cargo schedlab policies
+    cargo run --release --quiet -p schedlab-cli -- simulate {{ARGS}}
