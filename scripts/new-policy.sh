@@ -88,7 +88,7 @@ The paper's algorithm in math.
 - What differs from the paper, and why.
 MD
 # Workspace member and dependency.
-sed -i "s|\"crates/zoo\"|\"crates/policies/$name\", \"crates/zoo\"|" "$root/Cargo.toml"
+sed -i "/^members/ s|\"crates/zoo\"|\"crates/policies/$name\", \"crates/zoo\"|" "$root/Cargo.toml"
 sed -i "s|^schedlab-zoo = { path = \"crates/zoo\" }|$crate = { path = \"crates/policies/$name\" }\nschedlab-zoo = { path = \"crates/zoo\" }|" "$root/Cargo.toml"
 sed -i "s|^schedlab-policies-basic.workspace = true|schedlab-policies-basic.workspace = true\n$crate.workspace = true|" "$root/crates/zoo/Cargo.toml"
 # Zoo entry, before the closing of REGISTRY.
