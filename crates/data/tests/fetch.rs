@@ -1,0 +1,123 @@
+//! `fetch` against an HTTP server on the loopback interface that the test starts (this machine
+//! has no internet). The server answers a bounded number of requests and stops by itself.
+
+use schedlab_data::{DataError, Fetched, FileState, SourceFile, Sources, fetch, verify};
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::thread;
+
+/// Serves `files` (URL path, body) for up to `requests` requests; unknown paths get 404.
+fn serve(files: Vec<(&'static str, Vec<u8>)>, requests: usize) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    thread::spawn(move || {
+        for stream in listener.incoming().take(requests) {
+            let mut stream = stream.unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).unwrap() == 0 || header == "\r\n" {
+                    break;
+                }
+            }
+            let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_string();
+            match files.iter().find(|(known, _)| *known == path) {
+                Some((_, body)) => {
+                    write!(stream, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())
+                        .unwrap();
+                    stream.write_all(body).unwrap();
+                }
+                None => {
+                    write!(stream, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap()
+                }
+            }
+        }
+    });
+    format!("http://{address}")
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn entry(path: &str, body: &[u8], url: Option<String>) -> SourceFile {
+    SourceFile {
+        path: path.into(),
+        sha256: sha256(body),
+        bytes: body.len() as u64,
+        url,
+        source: "test".into(),
+        licence: "test".into(),
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("schedlab-data-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn downloads_verifies_and_skips_what_is_already_there() {
+    let trace = b"timestamp,duration,num_gpus,gpu_time,cluster\n".to_vec();
+    let table = b"{\"v100\": {}}".to_vec();
+    let base = serve(vec![("/a/trace.csv", trace.clone()), ("/b/table.json", table.clone())], 4);
+    let sources = Sources {
+        note: String::new(),
+        files: vec![
+            entry("philly/trace.csv", &trace, Some(format!("{base}/a/trace.csv"))),
+            entry("gavel/table.json", &table, Some(format!("{base}/b/table.json"))),
+            entry("philly/derived.csv", b"x", None),
+        ],
+    };
+    let dir = temp_dir("ok");
+    let mut seen = Vec::new();
+    let report =
+        fetch(&sources, &dir, "", &mut |path, done, total| seen.push((path.to_string(), done, total))).unwrap();
+    assert_eq!(report[0].1, Fetched::Downloaded);
+    assert_eq!(report[1].1, Fetched::Downloaded);
+    assert!(matches!(report[2].1, Fetched::NoUrl(_)));
+    assert_eq!(std::fs::read(dir.join("philly/trace.csv")).unwrap(), trace);
+    assert!(seen.iter().any(|(path, done, total)| path == "philly/trace.csv" && done == total));
+    // A second fetch downloads nothing.
+    let again = fetch(&sources, &dir, "philly/", &mut |_, _, _| {}).unwrap();
+    assert_eq!(again[0].1, Fetched::AlreadyPresent);
+    let states: Vec<FileState> = verify(&sources, &dir).unwrap().into_iter().map(|(_, state)| state).collect();
+    assert_eq!(states, vec![FileState::Ok, FileState::Ok, FileState::Missing]);
+}
+
+#[test]
+fn a_tampered_download_is_refused_and_leaves_no_file() {
+    let base = serve(vec![("/trace.csv", b"tampered".to_vec())], 1);
+    let sources = Sources {
+        note: String::new(),
+        files: vec![entry("philly/trace.csv", b"original", Some(format!("{base}/trace.csv")))],
+    };
+    let dir = temp_dir("tampered");
+    let error = fetch(&sources, &dir, "", &mut |_, _, _| {}).unwrap_err();
+    assert!(matches!(error, DataError::Checksum { .. }), "{error}");
+    assert!(error.to_string().contains("the download was discarded"), "{error}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("philly")).unwrap().collect();
+    assert!(leftovers.is_empty(), "no file, not even a partial one, remains");
+}
+
+#[test]
+fn a_missing_url_reports_the_server_error() {
+    let base = serve(vec![], 1);
+    let sources = Sources { note: String::new(), files: vec![entry("x.csv", b"x", Some(format!("{base}/nope")))] };
+    let error = fetch(&sources, &temp_dir("404"), "", &mut |_, _, _| {}).unwrap_err().to_string();
+    assert!(error.contains("x.csv: download from http://127.0.0.1:") && error.contains("404"), "{error}");
+}
+
+#[test]
+fn the_shared_data_directory_matches_the_recorded_checksums() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Some(path) = schedlab_core::datadir::test_data_file(&root, "philly/philly-pollux.csv") else { return };
+    let dir = path.parent().and_then(|philly| philly.parent()).unwrap();
+    for (file, state) in verify(&Sources::builtin(), dir).unwrap() {
+        assert_eq!(state, FileState::Ok, "{}", file.path);
+    }
+}
