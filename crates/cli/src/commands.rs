@@ -515,7 +515,8 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
                 None => data_file("gavel/simulation_throughputs.json").map_err(anyhow::Error::msg)?,
             };
             let (table, _) = ThroughputTable::load(&path)?;
-            let templates = gavel_templates(&table, &args.reference)?;
+            let templates =
+                schedlab_experiment::prepare::templates_of(&table, &args.reference).map_err(anyhow::Error::msg)?;
             (Box::new(table), templates)
         }
     };
@@ -548,25 +549,6 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
         print_summary(args, &cluster, perf.as_ref(), &result);
     }
     Ok(())
-}
-
-/// Job templates from Gavel's table: each job type with its scale factors and rate on `reference`.
-fn gavel_templates(table: &ThroughputTable, reference: &str) -> Result<Vec<JobTemplate>> {
-    if !table.worker_types().iter().any(|known| known == reference) {
-        bail!("--reference '{reference}' is not in the throughput table (it has {})", table.worker_types().join(", "));
-    }
-    let mut templates: Vec<JobTemplate> = Vec::new();
-    for (job_type, scale) in table.templates() {
-        let rate = table.isolated(job_type, *scale, reference).expect("template and type exist");
-        if rate <= 0.0 {
-            continue;
-        }
-        match templates.iter_mut().find(|template| template.job_type == *job_type) {
-            Some(template) => template.scales.push((*scale, rate)),
-            None => templates.push(JobTemplate { job_type: job_type.clone(), scales: vec![(*scale, rate)] }),
-        }
-    }
-    Ok(templates)
 }
 
 fn hours(seconds: f64) -> String {

@@ -180,6 +180,20 @@ fn reader(path: &Path, has_headers: bool) -> Result<csv::Reader<std::fs::File>, 
         .map_err(|source| ClusterFileError::io(path, source))
 }
 
+/// Opens a CSV file whose header must be exactly `expected`.
+fn reader_with_header(path: &Path, expected: &[&str]) -> Result<csv::Reader<std::fs::File>, ClusterFileError> {
+    let mut csv = reader(path, true)?;
+    let headers = csv.headers().map_err(|source| ClusterFileError::io(path, source))?;
+    if headers.iter().ne(expected.iter().copied()) {
+        return Err(ClusterFileError::Header {
+            path: path.to_path_buf(),
+            expected: expected.join(","),
+            found: headers.iter().collect::<Vec<_>>().join(","),
+        });
+    }
+    Ok(csv)
+}
+
 fn field<'r>(
     path: &Path,
     record: &'r csv::StringRecord,
@@ -226,15 +240,7 @@ fn type_id(gpu_types: &mut Vec<String>, name: &str) -> GpuTypeId {
 /// their VC as group, so a VC-partitioned experiment can keep each VC's jobs on its own nodes.
 pub fn from_philly_vc(path: &Path, gpu_type: &str) -> Result<(ClusterSpec, LoadSummary), ClusterFileError> {
     const GPUS_PER_NODE: u32 = 8;
-    let mut csv = reader(path, true)?;
-    let headers = csv.headers().map_err(|source| ClusterFileError::io(path, source))?.clone();
-    if headers.iter().collect::<Vec<_>>() != ["vc", "node num"] {
-        return Err(ClusterFileError::Header {
-            path: path.to_path_buf(),
-            expected: "vc,node num".to_string(),
-            found: headers.iter().collect::<Vec<_>>().join(","),
-        });
-    }
+    let mut csv = reader_with_header(path, &["vc", "node num"])?;
     let mut summary = LoadSummary::default();
     let mut nodes = Vec::new();
     for record in csv.records() {
@@ -305,16 +311,7 @@ pub fn from_pai_machine_spec(path: &Path) -> Result<(ClusterSpec, LoadSummary), 
 
 /// Loads Alibaba 2023's `openb_node_list_gpu_node.csv` (`sn,cpu_milli,memory_mib,gpu,model`).
 pub fn from_openb_nodes(path: &Path) -> Result<(ClusterSpec, LoadSummary), ClusterFileError> {
-    let mut csv = reader(path, true)?;
-    let headers = csv.headers().map_err(|source| ClusterFileError::io(path, source))?.clone();
-    let expected = ["sn", "cpu_milli", "memory_mib", "gpu", "model"];
-    if headers.iter().collect::<Vec<_>>() != expected {
-        return Err(ClusterFileError::Header {
-            path: path.to_path_buf(),
-            expected: expected.join(","),
-            found: headers.iter().collect::<Vec<_>>().join(","),
-        });
-    }
+    let mut csv = reader_with_header(path, &["sn", "cpu_milli", "memory_mib", "gpu", "model"])?;
     let mut summary = LoadSummary::default();
     let mut gpu_types = Vec::new();
     let mut nodes = Vec::new();

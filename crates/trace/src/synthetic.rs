@@ -31,6 +31,27 @@ pub(crate) fn pick_template<'a>(templates: &'a [JobTemplate], gpus: u32, rng: &m
     Some(supporting[rng.random_range(0..supporting.len())])
 }
 
+/// Returns job `index` arriving at `arrival` with `gpus` GPUs for `duration` seconds: rigid
+/// without templates, else a template drawn among those supporting `gpus`, with steps =
+/// duration x its reference throughput, rounded to a whole number (at least 1).
+fn make_job(
+    index: usize,
+    arrival: f64,
+    gpus: u32,
+    duration: f64,
+    templates: &[JobTemplate],
+    rng: &mut impl Rng,
+) -> Result<JobSpec, GeneratorError> {
+    let id = JobId(index as u32);
+    let job = if templates.is_empty() {
+        JobSpec::new(id, Time::from_secs(arrival), gpus, "rigid", duration)
+    } else {
+        let (job_type, rate) = pick_template(templates, gpus, rng).ok_or(GeneratorError::NoTemplate(gpus))?;
+        JobSpec::new(id, Time::from_secs(arrival), gpus, job_type, (duration * rate).round().max(1.0))
+    };
+    Ok(JobSpec { trace_duration: Some(duration), ..job })
+}
+
 /// Occurs when a generator's parameters cannot produce a workload.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -116,16 +137,9 @@ impl GavelStyle {
             } else {
                 1
             };
-            let id = JobId(index as u32);
-            let job = if self.templates.is_empty() {
-                JobSpec::new(id, Time::from_secs(arrival), gpus, "rigid", duration)
-            } else {
-                let (job_type, rate) =
-                    pick_template(&self.templates, gpus, &mut rng).ok_or(GeneratorError::NoTemplate(gpus))?;
-                JobSpec::new(id, Time::from_secs(arrival), gpus, job_type, (duration * rate).round().max(1.0))
-            };
+            let job = make_job(index, arrival, gpus, duration, &self.templates, &mut rng)?;
             let weight = if self.multi_priority && rng.random::<f64>() < 0.2 { 5.0 } else { 1.0 };
-            jobs.push(JobSpec { trace_duration: Some(duration), weight, ..job });
+            jobs.push(JobSpec { weight, ..job });
         }
         Ok(jobs)
     }
@@ -166,15 +180,7 @@ impl PhillySampled {
                 arrival += -mean_interarrival * (1.0 - rng.random::<f64>()).ln();
             }
             let (duration, gpus) = self.distribution[rng.random_range(0..self.distribution.len())];
-            let id = JobId(index as u32);
-            let job = if self.templates.is_empty() {
-                JobSpec::new(id, Time::from_secs(arrival), gpus, "rigid", duration)
-            } else {
-                let (job_type, rate) =
-                    pick_template(&self.templates, gpus, &mut rng).ok_or(GeneratorError::NoTemplate(gpus))?;
-                JobSpec::new(id, Time::from_secs(arrival), gpus, job_type, (duration * rate).round().max(1.0))
-            };
-            jobs.push(JobSpec { trace_duration: Some(duration), ..job });
+            jobs.push(make_job(index, arrival, gpus, duration, &self.templates, &mut rng)?);
         }
         Ok(jobs)
     }
