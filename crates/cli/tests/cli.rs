@@ -1,0 +1,124 @@
+//! The `schedlab` binary end to end: exit codes, error output, and a real interrupted sweep.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn schedlab() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_schedlab"));
+    command.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
+    command
+}
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("schedlab-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(output: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+const SPEC: &str = "name: cli
+workload:
+  generator:
+    gavel-continuous: {jobs: 150, rate_per_hour: 1.5, multi_gpu: true}
+cluster:
+  compact: {gpus: {v100: 16, k80: 16}, gpus_per_node: 4}
+policies: [fifo, \"las[quantum=600]\", srtf, tiresias]
+seeds: [0, 1, 2]
+sweep:
+  rate_per_hour: [1.5, 3.0]
+tables:
+  - {name: avg_jct, metric: avg_jct_hours, rows: policy, columns: rate_per_hour}
+";
+
+#[test]
+fn errors_are_printed_once_with_a_failing_exit_code() {
+    let dir = temp_dir("errors");
+    let spec = dir.join("bad.yaml");
+    std::fs::write(&spec, SPEC.replace("seeds:", "sedes:")).unwrap();
+    let output = schedlab().arg("check").arg(&spec).output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success());
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert_eq!(stderr.matches("error: ").count(), 2, "the chain is printed once: {stderr}");
+    assert!(stderr.contains("unknown field `sedes`"), "{stderr}");
+    let output = schedlab().args(["reproduce", "no-such-experiment"]).output().unwrap();
+    assert!(text(&output).1.contains("shipped experiments: "), "{}", text(&output).1);
+}
+
+#[test]
+fn strict_fails_on_a_missed_claim() {
+    let dir = temp_dir("strict");
+    let spec = dir.join("claim.yaml");
+    let claim = "claims:\n  - {source: none, text: impossible, metric: avg_jct_hours, policy: fifo, expected: -1, tolerance: 0.1}\n";
+    std::fs::write(&spec, format!("{}{claim}", SPEC.replace("jobs: 150", "jobs: 40"))).unwrap();
+    let results = dir.join("results");
+    let lenient = schedlab().arg("run").arg(&spec).arg("--results").arg(&results).arg("--quiet").output().unwrap();
+    assert!(lenient.status.success(), "{}", text(&lenient).1);
+    let strict =
+        schedlab().arg("run").arg(&spec).arg("--results").arg(&results).args(["--quiet", "--strict"]).output().unwrap();
+    assert!(!strict.status.success());
+    assert!(text(&strict).1.contains("1 published claims missed: impossible"), "{}", text(&strict).1);
+}
+
+#[test]
+fn killing_a_sweep_and_rerunning_it_gives_the_uninterrupted_result() {
+    let dir = temp_dir("kill");
+    let spec = dir.join("cli.yaml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let full = dir.join("full");
+    let status = schedlab()
+        .arg("run")
+        .arg(&spec)
+        .arg("--results")
+        .arg(&full)
+        .args(["--quiet", "--threads", "1"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let killed = dir.join("killed");
+    let mut child = schedlab()
+        .arg("run")
+        .arg(&spec)
+        .arg("--results")
+        .arg(&killed)
+        .args(["--quiet", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill as soon as the first run is stored (or give up waiting after 60 s: then the sweep
+    // simply finished, and the rerun below must reuse everything).
+    let runs = killed.join("cli/runs");
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        let stored = std::fs::read_dir(&runs)
+            .map(|entries| {
+                entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "json")).count()
+            })
+            .unwrap_or(0);
+        if stored > 0 || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let rerun = schedlab()
+        .arg("run")
+        .arg(&spec)
+        .arg("--results")
+        .arg(&killed)
+        .args(["--quiet", "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(rerun.status.success(), "{}", text(&rerun).1);
+    let read = |root: &Path, name: &str| std::fs::read_to_string(root.join("cli").join(name)).unwrap();
+    assert_eq!(read(&killed, "runs.csv"), read(&full, "runs.csv"));
+    assert_eq!(read(&killed, "avg_jct.md"), read(&full, "avg_jct.md"));
+}
