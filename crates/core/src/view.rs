@@ -127,8 +127,8 @@ impl JobView {
         }
     }
 
-    /// Returns the job's current throughput in steps per second (0 while queued or restarting
-    /// is not distinguished: it is the rate once productive).
+    /// Returns the job's throughput in steps per second on its current allocation once it is
+    /// productive (also during a restart overhead), or 0 while it waits.
     pub fn observed_rate(&self) -> f64 {
         if self.is_running() { self.rate } else { 0.0 }
     }
