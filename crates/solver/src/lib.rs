@@ -1,0 +1,271 @@
+//! Linear programs for scheduling policies, solved through [good_lp](https://docs.rs/good_lp).
+//!
+//! A policy builds a [`LinearProgram`] (bounded variables, a linear objective, linear
+//! constraints) and calls [`solve`] with a [`Backend`]. Every solve checks the status: anything
+//! but optimal is a [`SolverError`] naming the problem, its size and the backend (Gavel only
+//! prints a warning and goes on). Each solve reports [`SolveStats`]: sizes and the time spent
+//! building and solving, for the run's metrics.
+//!
+//! Backends: `microlp` (pure Rust, the default, no system dependency). Native backends (HiGHS,
+//! CBC) are planned as cargo features.
+
+#![deny(missing_docs)]
+
+use good_lp::{Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, variable};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// Which solver runs the LP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// microlp: pure Rust dual simplex.
+    #[default]
+    MicroLp,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::MicroLp => "microlp",
+        })
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Backend, String> {
+        match text {
+            "microlp" => Ok(Backend::MicroLp),
+            other => Err(format!("unknown LP backend '{other}'; available: microlp")),
+        }
+    }
+}
+
+/// Optimisation direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    /// Maximise the objective.
+    Maximize,
+    /// Minimise the objective.
+    Minimize,
+}
+
+/// A constraint's comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// `lhs <= rhs`.
+    AtMost,
+    /// `lhs >= rhs`.
+    AtLeast,
+    /// `lhs == rhs`.
+    Equal,
+}
+
+/// A variable's index in its [`LinearProgram`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Var(pub usize);
+
+/// A linear program: bounded continuous variables, a linear objective and linear constraints.
+#[derive(Clone, Debug)]
+pub struct LinearProgram {
+    name: String,
+    sense: Sense,
+    bounds: Vec<(f64, f64)>,
+    objective: Vec<(Var, f64)>,
+    constraints: Vec<(Vec<(Var, f64)>, Comparison, f64)>,
+}
+
+impl LinearProgram {
+    /// Returns an empty program; `name` identifies it in errors (e.g. `max-min fairness`).
+    pub fn new(name: impl Into<String>, sense: Sense) -> LinearProgram {
+        LinearProgram { name: name.into(), sense, bounds: Vec::new(), objective: Vec::new(), constraints: Vec::new() }
+    }
+
+    /// Adds a variable with bounds `lower..=upper` (use infinities for free sides).
+    pub fn variable(&mut self, lower: f64, upper: f64) -> Var {
+        self.bounds.push((lower, upper));
+        Var(self.bounds.len() - 1)
+    }
+
+    /// Adds `coefficient x var` to the objective.
+    pub fn objective(&mut self, var: Var, coefficient: f64) {
+        self.objective.push((var, coefficient));
+    }
+
+    /// Adds the constraint `sum(coefficient x var) <cmp> rhs`.
+    pub fn constraint(&mut self, terms: Vec<(Var, f64)>, comparison: Comparison, rhs: f64) {
+        self.constraints.push((terms, comparison, rhs));
+    }
+
+    /// Returns the number of variables.
+    pub fn variables(&self) -> usize {
+        self.bounds.len()
+    }
+
+    /// Returns the number of constraints.
+    pub fn constraints(&self) -> usize {
+        self.constraints.len()
+    }
+}
+
+/// Sizes and timings of one solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveStats {
+    /// The backend used.
+    pub backend: Backend,
+    /// Number of variables.
+    pub variables: usize,
+    /// Number of constraints.
+    pub constraints: usize,
+    /// Time to hand the problem to the backend.
+    pub build_time: Duration,
+    /// Time the backend took.
+    pub solve_time: Duration,
+}
+
+/// An optimal solution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LpSolution {
+    /// Each variable's value, by [`Var`] index.
+    pub values: Vec<f64>,
+    /// The objective's value.
+    pub objective: f64,
+    /// Sizes and timings.
+    pub stats: SolveStats,
+}
+
+impl LpSolution {
+    /// Returns a variable's value.
+    pub fn value(&self, var: Var) -> f64 {
+        self.values[var.0]
+    }
+}
+
+/// Occurs when a solve does not end with an optimal solution.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("LP '{name}' ({variables} variables, {constraints} constraints) with {backend}: {reason}")]
+pub struct SolverError {
+    /// The program's name.
+    pub name: String,
+    /// Number of variables.
+    pub variables: usize,
+    /// Number of constraints.
+    pub constraints: usize,
+    /// The backend.
+    pub backend: Backend,
+    /// The status or error the backend reported.
+    pub reason: String,
+}
+
+/// Solves `program` to optimality with `backend`.
+pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
+    let fail = |reason: String| SolverError {
+        name: program.name.clone(),
+        variables: program.variables(),
+        constraints: program.constraints(),
+        backend,
+        reason,
+    };
+    let started = Instant::now();
+    let mut problem = ProblemVariables::new();
+    let vars: Vec<good_lp::Variable> = program
+        .bounds
+        .iter()
+        .map(|&(lower, upper)| {
+            let mut definition = variable();
+            if lower.is_finite() {
+                definition = definition.min(lower);
+            }
+            if upper.is_finite() {
+                definition = definition.max(upper);
+            }
+            problem.add(definition)
+        })
+        .collect();
+    let linear = |terms: &[(Var, f64)]| -> Expression {
+        let mut expression = Expression::with_capacity(terms.len());
+        for &(var, coefficient) in terms {
+            expression.add_mul(coefficient, vars[var.0]);
+        }
+        expression
+    };
+    let objective = linear(&program.objective);
+    let unsolved = match program.sense {
+        Sense::Maximize => problem.maximise(objective.clone()),
+        Sense::Minimize => problem.minimise(objective.clone()),
+    };
+    let mut model = match backend {
+        Backend::MicroLp => unsolved.using(good_lp::microlp),
+    };
+    for (terms, comparison, rhs) in &program.constraints {
+        let lhs = linear(terms);
+        let constraint = match comparison {
+            Comparison::AtMost => lhs.leq(*rhs),
+            Comparison::AtLeast => lhs.geq(*rhs),
+            Comparison::Equal => lhs.eq(*rhs),
+        };
+        model.add_constraint(constraint);
+    }
+    let build_time = started.elapsed();
+    let solving = Instant::now();
+    let solution = model.solve().map_err(|error| {
+        fail(match error {
+            ResolutionError::Infeasible => "infeasible".to_string(),
+            ResolutionError::Unbounded => "unbounded".to_string(),
+            other => other.to_string(),
+        })
+    })?;
+    let solve_time = solving.elapsed();
+    if !matches!(solution.status(), SolutionStatus::Optimal) {
+        return Err(fail(format!("stopped with status {:?}, not optimal", solution.status())));
+    }
+    let values: Vec<f64> = vars.iter().map(|var| solution.value(*var)).collect();
+    let objective = program.objective.iter().map(|&(var, coefficient)| coefficient * values[var.0]).sum();
+    Ok(LpSolution {
+        values,
+        objective,
+        stats: SolveStats {
+            backend,
+            variables: program.variables(),
+            constraints: program.constraints(),
+            build_time,
+            solve_time,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_a_small_lp_to_its_hand_computed_optimum() {
+        // Maximise x + 2y with x + y <= 4, x - y >= -2, 0 <= x, 0 <= y <= 3: the optimum is at
+        // x = 1, y = 3 (where x - y = -2 and x + y = 4), value 7.
+        let mut lp = LinearProgram::new("small", Sense::Maximize);
+        let x = lp.variable(0.0, f64::INFINITY);
+        let y = lp.variable(0.0, 3.0);
+        lp.objective(x, 1.0);
+        lp.objective(y, 2.0);
+        lp.constraint(vec![(x, 1.0), (y, 1.0)], Comparison::AtMost, 4.0);
+        lp.constraint(vec![(x, 1.0), (y, -1.0)], Comparison::AtLeast, -2.0);
+        let solution = solve(&lp, Backend::MicroLp).unwrap();
+        assert!((solution.value(x) - 1.0).abs() < 1e-9 && (solution.value(y) - 3.0).abs() < 1e-9);
+        assert!((solution.objective - 7.0).abs() < 1e-9);
+        assert_eq!((solution.stats.variables, solution.stats.constraints), (2, 2));
+    }
+
+    #[test]
+    fn infeasible_and_unbounded_programs_are_errors_that_name_the_problem() {
+        let mut lp = LinearProgram::new("impossible", Sense::Minimize);
+        let x = lp.variable(0.0, 1.0);
+        lp.objective(x, 1.0);
+        lp.constraint(vec![(x, 1.0)], Comparison::AtLeast, 2.0);
+        let error = solve(&lp, Backend::MicroLp).unwrap_err();
+        assert_eq!(error.to_string(), "LP 'impossible' (1 variables, 1 constraints) with microlp: infeasible");
+        let mut lp = LinearProgram::new("open", Sense::Maximize);
+        let x = lp.variable(0.0, f64::INFINITY);
+        lp.objective(x, 1.0);
+        assert!(solve(&lp, Backend::MicroLp).unwrap_err().reason.contains("unbounded"));
+    }
+}
