@@ -72,8 +72,11 @@ pub struct LinearProgram {
     sense: Sense,
     bounds: Vec<(f64, f64)>,
     objective: Vec<(Var, f64)>,
-    constraints: Vec<(Vec<(Var, f64)>, Comparison, f64)>,
+    constraints: Vec<Constraint>,
 }
+
+/// One constraint: `sum(coefficient x var) <comparison> rhs`.
+type Constraint = (Vec<(Var, f64)>, Comparison, f64);
 
 impl LinearProgram {
     /// Returns an empty program; `name` identifies it in errors (e.g. `max-min fairness`).
