@@ -28,14 +28,6 @@ pub struct TimeFractions {
 }
 
 impl AllocationInput {
-    fn jobs(&self) -> usize {
-        self.throughputs.len()
-    }
-
-    fn types(&self) -> usize {
-        self.capacity.len()
-    }
-
     /// Each job's throughput under an equal share of the cluster: every unit of scale gets the
     /// same fraction `N_j / sum_m s_m` of each type, scaled down so the job's fractions sum to
     /// at most 1, restricted to the types the job can run on.
@@ -91,9 +83,9 @@ pub fn max_min_fairness(
         terms.push((objective, 1.0));
         lp.constraint(terms, Comparison::AtMost, 0.0);
     }
-    for j in 0..input.types() {
-        let terms = (0..input.jobs()).map(|m| (vars[m][j], f64::from(input.scale_factors[m]))).collect();
-        lp.constraint(terms, Comparison::AtMost, f64::from(input.capacity[j]));
+    for (j, &gpus) in input.capacity.iter().enumerate() {
+        let terms = vars.iter().zip(&input.scale_factors).map(|(row, &scale)| (row[j], f64::from(scale))).collect();
+        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
     }
     let solution = solve(&lp, backend)?;
     let fractions =
