@@ -197,6 +197,18 @@ impl ParamReader<'_> {
         }
     }
 
+    /// Reads free text, such as a file path.
+    pub fn choice_text(&mut self, key: &'static str, default: &str) -> Result<String, ParamError> {
+        match self.raw(key).map(str::to_string) {
+            None => Ok(default.to_string()),
+            Some(text) if text.is_empty() => Err(self.error(format!("parameter '{key}': expected a value"))),
+            Some(text) => {
+                self.canonical.push((key.to_string(), text.clone()));
+                Ok(text)
+            }
+        }
+    }
+
     /// Reads a `:`-separated list of non-negative numbers, e.g. `3250:7200`.
     pub fn f64_list(&mut self, key: &'static str, default: &[f64]) -> Result<Vec<f64>, ParamError> {
         match self.raw(key).map(str::to_string) {

@@ -1,0 +1,83 @@
+//! Gavel's round mechanism in the engine, on instances worked out by hand.
+
+use schedlab_cluster::{CompactCluster, ThroughputTable};
+use schedlab_core::{JobId, JobSpec, Policy, Time};
+use schedlab_policies_gavel::GavelLas;
+use schedlab_sim::{SimConfig, run};
+use std::sync::Arc;
+
+/// A throughput table file with two single-GPU job types on v100 and k80.
+fn table_file(test: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-{test}.json", std::process::id()));
+    let json = r#"{
+        "v100": {"('A', 1)": {"null": 10.0}, "('B', 1)": {"null": 2.0}},
+        "k80": {"('A', 1)": {"null": 1.0}, "('B', 1)": {"null": 1.0}}
+    }"#;
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+fn policy(path: &std::path::Path, aware: bool) -> GavelLas {
+    let name = if aware { "gavel-las" } else { "gavel-las-agnostic" };
+    GavelLas::from_params(&format!("{name}[throughputs={}]", path.display()).parse().unwrap(), aware).unwrap()
+}
+
+#[test]
+fn jobs_alternate_types_as_their_allocation_says() {
+    // One v100 and one k80. A runs at 10 steps/s on v100 and 1 on k80; B at 2 and 1.
+    // The aware LP gives both jobs half of each type (the equal share is optimal here: every
+    // full allocation trading v100 time between them lowers one normalised rate).
+    // Round 1 (t=0): nothing received yet, all priorities are 0.5e9; ties go to job A, then to
+    // type order, so A gets the v100 and B the k80.
+    // Round 2 (t=360): A has received all v100 time and none on k80, B the reverse, so A's
+    // k80 pair and B's v100 pair now rank first: they swap.
+    // A: 3600 steps in round 1, then 360 on k80 by t=720: work 3960 ends at 720.
+    // B: 360 steps in round 1, then 640 at 2/s on v100: work 1000 ends at 360 + 320 = 680.
+    let path = table_file("alternate");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 3960.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 1000.0)];
+    let mut gavel = policy(&path, true);
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![720.0, 680.0]);
+    assert_eq!(result.jobs[0].restarts, 1);
+    assert_eq!(result.jobs[0].gpu_seconds, vec![360.0, 360.0]);
+    assert_eq!(result.jobs[1].gpu_seconds, vec![320.0, 360.0]);
+    assert!(gavel.solve_seconds() > 0.0);
+    assert_eq!(gavel.name(), format!("gavel-las[throughputs={}]", path.display()));
+}
+
+#[test]
+fn both_twins_finish_every_job_without_breaking_an_invariant() {
+    let path = table_file("agnostic");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap());
+    let jobs: Vec<JobSpec> = (0..8)
+        .map(|index| {
+            let job_type = if index % 2 == 0 { "A" } else { "B" };
+            JobSpec::new(JobId(index), Time::from_secs(f64::from(index) * 100.0), 1, job_type, 20_000.0)
+        })
+        .collect();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let aware = run(cluster.clone(), &jobs, &table, &mut policy(&path, true), &config).unwrap();
+    let agnostic = run(cluster, &jobs, &table, &mut policy(&path, false), &config).unwrap();
+    assert_eq!(aware.metrics.jobs_finished, 8);
+    assert_eq!(agnostic.metrics.jobs_finished, 8);
+}
+
+#[test]
+fn a_missing_throughput_file_is_a_clear_parameter_error() {
+    let error = GavelLas::from_params(&"gavel-las[throughputs=/no/such/table.json]".parse().unwrap(), true)
+        .err()
+        .expect("should fail")
+        .to_string();
+    assert!(
+        error.starts_with(
+            "policy 'gavel-las[throughputs=/no/such/table.json]': parameter 'throughputs': /no/such/table.json"
+        ),
+        "{error}"
+    );
+}
