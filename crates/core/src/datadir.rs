@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 pub const DATA_ENV: &str = "SCHEDLAB_DATA";
 
 /// Returns the data directory: `$SCHEDLAB_DATA` if set, else `./data` if it exists, else
-/// `../shared/data` if it exists (relative to the working directory), else `None`.
+/// `../shared/data` if it exists relative to the working directory or one of its first few
+/// parents (so that commands and tests run inside a crate's folder find it too), else `None`.
 pub fn data_dir() -> Option<PathBuf> {
     data_dir_from(Path::new(""))
 }
@@ -17,7 +18,11 @@ pub fn data_dir_from(base: &Path) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(DATA_ENV) {
         return Some(PathBuf::from(dir));
     }
-    ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|candidate| candidate.is_dir())
+    if let Some(found) = ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|dir| dir.is_dir()) {
+        return Some(found);
+    }
+    let absolute = if base.as_os_str().is_empty() { std::env::current_dir().ok()? } else { base.to_path_buf() };
+    absolute.ancestors().take(4).map(|folder| folder.join("../shared/data")).find(|candidate| candidate.is_dir())
 }
 
 /// The environment variable that makes tests fail, instead of skip, when data is missing.
@@ -41,7 +46,7 @@ pub fn test_data_file(workspace_root: &Path, relative: &str) -> Option<PathBuf> 
 
 /// Returns the directories [`data_dir`] looks in, for error messages.
 pub fn data_dir_candidates() -> String {
-    format!("${DATA_ENV}, ./data, ../shared/data")
+    format!("${DATA_ENV}, ./data, ../shared/data (from the working directory or up to 3 parents)")
 }
 
 /// Returns `relative` inside the data directory, or an error message naming where it looked.

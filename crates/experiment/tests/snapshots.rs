@@ -26,3 +26,11 @@ fn ci_gavel_table() {
     }
     check("gavel-table");
 }
+
+#[test]
+fn ci_gavel_las() {
+    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
+        return;
+    }
+    check("gavel-las");
+}

@@ -50,7 +50,9 @@ impl AllocationInput {
 /// subject to `X >= 0`, `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where
 /// the job cannot run. `prop_m` is the job's throughput under an equal share
 /// ([`AllocationInput::equal_share_throughputs`]). With `heterogeneity_aware` false, every
-/// usable throughput is taken as 1 (Gavel's agnostic twin), so `prop_m` is the job's share.
+/// usable throughput is taken as 1 (Gavel's agnostic twin), so `prop_m` is the job's share, and
+/// when every job can use every type each job's time is spread over the types in proportion to
+/// their capacity (see `spread_over_types`).
 pub fn max_min_fairness(
     input: &AllocationInput,
     heterogeneity_aware: bool,
@@ -88,9 +90,31 @@ pub fn max_min_fairness(
         lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
     }
     let solution = solve(&lp, backend)?;
-    let fractions =
+    let mut fractions: Vec<Vec<f64>> =
         vars.iter().map(|row| row.iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect()).collect();
+    if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
+        spread_over_types(&mut fractions, &input.capacity);
+    }
     Ok(TimeFractions { fractions, objective: solution.value(objective), stats: solution.stats })
+}
+
+/// Rewrites each job's time across GPU types in proportion to the types' capacities, keeping
+/// its total. In the agnostic LP every type is worth the same, so any split of a job's total is
+/// optimal; a simplex solver returns an arbitrary vertex (one job all on V100, another all on
+/// K80), while Gavel's interior-point solver (cvxpy with ECOS) returns the centre of the optimal
+/// face, which spreads every job over the types like this. Capacities stay respected: type j
+/// receives `N_j / sum N` of the total scaled time, which the LP bounds by `sum N`.
+fn spread_over_types(fractions: &mut [Vec<f64>], capacity: &[u32]) {
+    let total: f64 = capacity.iter().map(|&gpus| f64::from(gpus)).sum();
+    if total <= 0.0 {
+        return;
+    }
+    for row in fractions.iter_mut() {
+        let time: f64 = row.iter().sum();
+        for (fraction, &gpus) in row.iter_mut().zip(capacity) {
+            *fraction = time * f64::from(gpus) / total;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -171,10 +195,11 @@ mod tests {
                 assert!(result.fractions.iter().map(|row| row[j]).sum::<f64>() <= 1.0 + 1e-9);
             }
         }
-        // Agnostic: every job's share of time is 2/3 (two GPUs, three jobs), objective 1.
+        // Agnostic: every job's share of time is 2/3 (two GPUs, three jobs), objective 1, and
+        // it is spread evenly over the two equal types: 1/3 each.
         assert!(close(agnostic.objective, 1.0), "{agnostic:?}");
         for row in &agnostic.fractions {
-            assert!(close(row.iter().sum::<f64>(), 2.0 / 3.0), "{agnostic:?}");
+            assert!(close(row[0], 1.0 / 3.0) && close(row[1], 1.0 / 3.0), "{agnostic:?}");
         }
     }
 
