@@ -18,7 +18,8 @@ pub fn data_dir_from(base: &Path) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os(DATA_ENV) {
         return Some(PathBuf::from(dir));
     }
-    if let Some(found) = ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|dir| dir.is_dir()) {
+    if let Some(found) = ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|dir| dir.is_dir())
+    {
         return Some(found);
     }
     let absolute = if base.as_os_str().is_empty() { std::env::current_dir().ok()? } else { base.to_path_buf() };
