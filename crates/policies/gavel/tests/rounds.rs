@@ -66,6 +66,16 @@ fn both_twins_finish_every_job_without_breaking_an_invariant() {
     let agnostic = run(cluster, &jobs, &table, &mut policy(&path, false), &config).unwrap();
     assert_eq!(aware.metrics.jobs_finished, 8);
     assert_eq!(agnostic.metrics.jobs_finished, 8);
+    // Deterministic: the same inputs give the same records.
+    let again = run(
+        Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap()),
+        &jobs,
+        &table,
+        &mut policy(&path, true),
+        &config,
+    )
+    .unwrap();
+    assert_eq!(again.jobs, aware.jobs);
 }
 
 #[test]
