@@ -226,6 +226,33 @@ fn number<T: std::str::FromStr>(
     })
 }
 
+/// One machine row of an Alibaba node table, in common units.
+struct Machine<'r> {
+    name: &'r str,
+    gpu_type: &'r str,
+    gpus: u32,
+    cpus: f64,
+    mem_gib: f64,
+}
+
+impl Machine<'_> {
+    /// Adds the machine as a node, or counts it under `skip_reason` if it has no GPUs.
+    fn add_to(self, nodes: &mut Vec<Node>, gpu_types: &mut Vec<String>, summary: &mut LoadSummary, skip_reason: &str) {
+        if self.gpus == 0 {
+            summary.skip(skip_reason);
+            return;
+        }
+        nodes.push(Node {
+            name: self.name.to_string(),
+            gpu_type: type_id(gpu_types, self.gpu_type),
+            gpus: self.gpus,
+            cpus: Some(self.cpus),
+            mem_gib: Some(self.mem_gib),
+            group: None,
+        });
+    }
+}
+
 fn type_id(gpu_types: &mut Vec<String>, name: &str) -> GpuTypeId {
     let index = gpu_types.iter().position(|known| known == name).unwrap_or_else(|| {
         gpu_types.push(name.to_string());
@@ -287,22 +314,14 @@ pub fn from_pai_machine_spec(path: &Path) -> Result<(ClusterSpec, LoadSummary), 
                 format!("expected 5 columns (machine,gpu_type,cap_cpu,cap_mem,cap_gpu), found {}", record.len()),
             ));
         }
-        let gpus: u32 = number(path, &record, 4, "cap_gpu", "a whole number of GPUs")?;
-        let cpus: f64 = number(path, &record, 2, "cap_cpu", "a number of CPU cores")?;
-        let mem: f64 = number(path, &record, 3, "cap_mem", "a memory size in GB")?;
-        if gpus == 0 {
-            summary.skip("machine without GPUs");
-            continue;
-        }
-        let gpu_type = type_id(&mut gpu_types, field(path, &record, 1, "gpu_type")?);
-        nodes.push(Node {
-            name: field(path, &record, 0, "machine")?.to_string(),
-            gpu_type,
-            gpus,
-            cpus: Some(cpus),
-            mem_gib: Some(mem),
-            group: None,
-        });
+        let machine = Machine {
+            name: field(path, &record, 0, "machine")?,
+            gpu_type: field(path, &record, 1, "gpu_type")?,
+            gpus: number(path, &record, 4, "cap_gpu", "a whole number of GPUs")?,
+            cpus: number(path, &record, 2, "cap_cpu", "a number of CPU cores")?,
+            mem_gib: number(path, &record, 3, "cap_mem", "a memory size in GB")?,
+        };
+        machine.add_to(&mut nodes, &mut gpu_types, &mut summary, "machine without GPUs");
     }
     summary.nodes = nodes.len();
     let spec = ClusterSpec::new(gpu_types, nodes).map_err(|source| ClusterFileError::invalid(path, source))?;
@@ -320,20 +339,14 @@ pub fn from_openb_nodes(path: &Path) -> Result<(ClusterSpec, LoadSummary), Clust
         summary.rows += 1;
         let cpu_milli: f64 = number(path, &record, 1, "cpu_milli", "CPU capacity in millicores")?;
         let memory_mib: f64 = number(path, &record, 2, "memory_mib", "memory in MiB")?;
-        let gpus: u32 = number(path, &record, 3, "gpu", "a whole number of GPUs")?;
-        if gpus == 0 {
-            summary.skip("node without GPUs");
-            continue;
-        }
-        let gpu_type = type_id(&mut gpu_types, field(path, &record, 4, "model")?);
-        nodes.push(Node {
-            name: field(path, &record, 0, "sn")?.to_string(),
-            gpu_type,
-            gpus,
-            cpus: Some(cpu_milli / 1000.0),
-            mem_gib: Some(memory_mib / 1024.0),
-            group: None,
-        });
+        let machine = Machine {
+            name: field(path, &record, 0, "sn")?,
+            gpu_type: field(path, &record, 4, "model")?,
+            gpus: number(path, &record, 3, "gpu", "a whole number of GPUs")?,
+            cpus: cpu_milli / 1000.0,
+            mem_gib: memory_mib / 1024.0,
+        };
+        machine.add_to(&mut nodes, &mut gpu_types, &mut summary, "node without GPUs");
     }
     summary.nodes = nodes.len();
     let spec = ClusterSpec::new(gpu_types, nodes).map_err(|source| ClusterFileError::invalid(path, source))?;
