@@ -69,9 +69,12 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
                 .map_err(|error| ExperimentError::Data(format!("{}: {error}", path.display())))
         })
         .collect::<Result<_, _>>()?;
-    // Results depend on the workload, cluster, perf model, policies and engine settings, the
-    // data and the tool version; not on tables, plots, claims or the description.
+    // Results depend on the workload, cluster, perf model and engine settings, the data, the
+    // tool version and the run's own key (policy, sweep point, seed); not on which other
+    // policies are compared, nor on tables, plots, claims or the description. So adding a
+    // policy to a spec reruns only that policy's runs.
     let mut essence = spec.clone();
+    essence.policies.clear();
     essence.description.clear();
     essence.tables.clear();
     essence.plots.clear();

@@ -31,7 +31,10 @@ fn an_interrupted_sweep_resumes_and_ends_where_an_uninterrupted_one_does() {
     let resumed = run(SMALL, &dir, 2).unwrap();
     assert_eq!((resumed.ran, resumed.reused), (5, 7));
     assert_eq!(read(&dir, "runs.csv"), complete);
-    // A change to what results depend on reruns everything.
+    // Adding a policy runs only that policy; a change to what results depend on reruns everything.
+    let more =
+        run(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, las, srtf, tiresias]"), &dir, 2).unwrap();
+    assert_eq!((more.ran, more.reused), (4, 12));
     let changed = run(&SMALL.replace("jobs: 60", "jobs: 61"), &dir, 2).unwrap();
     assert_eq!((changed.ran, changed.reused), (12, 0));
 }

@@ -98,6 +98,20 @@ pub const REGISTRY: &[PolicyEntry] = &[
         params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
         build: |params| boxed(schedlab_policies_gavel::GavelLas::from_params(params, false)),
     },
+    PolicyEntry {
+        name: "gavel-fifo",
+        description: "Gavel FIFO, heterogeneity-aware: jobs in arrival order, each on its fastest type with room",
+        oracle: false,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
+        build: |params| boxed(schedlab_policies_gavel::GavelLas::fifo_from_params(params, true)),
+    },
+    PolicyEntry {
+        name: "gavel-fifo-agnostic",
+        description: "Gavel FIFO, heterogeneity-agnostic: a random type with room, kept until the job ends",
+        oracle: false,
+        params: "seed=0, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
+        build: |params| boxed(schedlab_policies_gavel::GavelLas::fifo_from_params(params, false)),
+    },
 ];
 
 /// Returns the parameters every policy also accepts (shared placement).

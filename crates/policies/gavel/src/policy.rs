@@ -34,7 +34,24 @@ struct JobAccount {
     received: Vec<f64>,
 }
 
-/// Gavel with the max-min fairness (LAS) objective, heterogeneity-aware or agnostic.
+/// Which allocation the rounds follow.
+enum Objective {
+    /// Max-min fairness (LAS) from the LP.
+    MaxMinFairness,
+    /// Gavel's FIFO: jobs in arrival order, each on one type (X = 1), until one does not fit.
+    /// Aware ("perf" mode): recomputed from scratch, each job on its fastest type with room.
+    /// Agnostic ("base" mode): assignments persist; a finished job's type goes to the next
+    /// waiting job if it fits; the rest get a random type with room.
+    Fifo {
+        /// Persistent assignments (agnostic mode).
+        assigned: BTreeMap<JobId, usize>,
+        /// Seeded random choice of types (agnostic mode).
+        rng: rand_chacha::ChaCha8Rng,
+    },
+}
+
+/// Gavel's round-based scheduling with max-min fairness (LAS) or FIFO allocations,
+/// heterogeneity-aware or agnostic.
 ///
 /// Every `round` seconds it ranks (job, GPU type) pairs by `X[m][j]` divided by the share of
 /// type j's GPU time the job received since the allocation was computed (Gavel's
@@ -45,6 +62,7 @@ struct JobAccount {
 /// at most once every `min_interval` seconds.
 pub struct GavelLas {
     name: String,
+    objective: Objective,
     aware: bool,
     round: f64,
     min_interval: f64,
@@ -67,7 +85,24 @@ impl GavelLas {
     /// `throughputs` (path in the data directory, default `gavel/simulation_throughputs.json`),
     /// `round` (seconds, 360), `min_interval` (seconds between LP solves, 0), `backend` (microlp).
     pub fn from_params(params: &PolicyParams, aware: bool) -> Result<GavelLas, ParamError> {
+        GavelLas::build(params, aware, false)
+    }
+
+    /// Builds `gavel-fifo[...]` (aware) or `gavel-fifo-agnostic[...]`; the agnostic twin also
+    /// takes `seed` (default 0) for its random choice of types.
+    pub fn fifo_from_params(params: &PolicyParams, aware: bool) -> Result<GavelLas, ParamError> {
+        GavelLas::build(params, aware, true)
+    }
+
+    fn build(params: &PolicyParams, aware: bool, fifo: bool) -> Result<GavelLas, ParamError> {
+        use rand::SeedableRng;
         let mut reader = params.reader();
+        let objective = if fifo {
+            let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
+            Objective::Fifo { assigned: BTreeMap::new(), rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64) }
+        } else {
+            Objective::MaxMinFairness
+        };
         let round = reader.positive_f64("round", 360.0)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
         // One backend so far; the parameter is accepted so specs stay valid when more arrive.
@@ -85,6 +120,7 @@ impl GavelLas {
         let table = shared_table(&path).map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
         Ok(GavelLas {
             name,
+            objective,
             aware,
             round,
             min_interval,
@@ -150,15 +186,24 @@ impl GavelLas {
             weights: active.iter().map(|job| job.weight.max(f64::MIN_POSITIVE)).collect(),
             capacity: context.cluster.gpus_per_type().to_vec(),
         };
-        let result = max_min_fairness(&input, self.aware, self.backend)
-            .map_err(|error| PolicyError::Solver(format!("{}: {error}", self.name)))?;
-        self.solve_seconds += (result.stats.build_time + result.stats.solve_time).as_secs_f64();
+        let fractions = match &mut self.objective {
+            Objective::MaxMinFairness => {
+                let result = max_min_fairness(&input, self.aware, self.backend)
+                    .map_err(|error| PolicyError::Solver(format!("{}: {error}", self.name)))?;
+                self.solve_seconds += (result.stats.build_time + result.stats.solve_time).as_secs_f64();
+                result.fractions
+            }
+            Objective::Fifo { assigned, rng } => {
+                let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
+                fifo_allocation(&input, &ids, self.aware, assigned, rng)
+            }
+        };
         let types = input.capacity.len();
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
         // break by job id and type order rather than by the last bits of the simplex.
         self.jobs = active
             .iter()
-            .zip(result.fractions)
+            .zip(fractions)
             .map(|(job, fractions)| {
                 let allocation = fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect();
                 (job.id, JobAccount { allocation, received: vec![0.0; types] })
@@ -249,6 +294,76 @@ impl GavelLas {
         }
         Decision { start, preempt: Vec::new(), next_tick: self.next_round }
     }
+}
+
+/// Gavel's FIFO allocation (`scheduler/policies/fifo.py`): rows of 0/1 time fractions.
+fn fifo_allocation(
+    input: &AllocationInput,
+    ids: &[JobId],
+    aware: bool,
+    assigned: &mut BTreeMap<JobId, usize>,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Vec<Vec<f64>> {
+    use rand::Rng;
+    let index_of: BTreeMap<JobId, usize> = ids.iter().enumerate().map(|(index, id)| (*id, index)).collect();
+    let mut available: Vec<u32> = input.capacity.clone();
+    if aware {
+        // "perf" mode resets the allocation every time.
+        assigned.clear();
+    }
+    let mut queue: std::collections::VecDeque<JobId> =
+        ids.iter().copied().filter(|id| !assigned.contains_key(id)).collect();
+    // A finished job's type goes to the next waiting job if it fits (agnostic mode only:
+    // in aware mode nothing is assigned here).
+    let previous: Vec<(JobId, usize)> = assigned.iter().map(|(id, gpu_type)| (*id, *gpu_type)).collect();
+    for (id, gpu_type) in previous {
+        match index_of.get(&id) {
+            Some(&index) => available[gpu_type] = available[gpu_type].saturating_sub(input.scale_factors[index]),
+            None => {
+                assigned.remove(&id);
+                if let Some(next) = queue.pop_front() {
+                    let scale = input.scale_factors[index_of[&next]];
+                    if scale <= available[gpu_type] {
+                        assigned.insert(next, gpu_type);
+                        available[gpu_type] -= scale;
+                    }
+                }
+            }
+        }
+    }
+    while let Some(id) = queue.pop_front() {
+        let index = index_of[&id];
+        let scale = input.scale_factors[index];
+        let fitting: Vec<usize> = (0..available.len())
+            .filter(|&gpu_type| available[gpu_type] >= scale && input.throughputs[index][gpu_type] > 0.0)
+            .collect();
+        if fitting.is_empty() {
+            break;
+        }
+        let gpu_type = if aware {
+            // The fastest type with room; the first in type order on ties.
+            let mut best = fitting[0];
+            for &candidate in &fitting[1..] {
+                if input.throughputs[index][candidate] > input.throughputs[index][best] {
+                    best = candidate;
+                }
+            }
+            best
+        } else {
+            fitting[rng.random_range(0..fitting.len())]
+        };
+        assigned.insert(id, gpu_type);
+        available[gpu_type] -= scale;
+    }
+    ids.iter()
+        .map(|id| {
+            let mut row = vec![0.0; input.capacity.len()];
+            if let Some(&gpu_type) = assigned.get(id) {
+                row[gpu_type] = 1.0;
+            }
+            row
+        })
+        .collect()
 }
 
 impl Policy for GavelLas {

@@ -91,3 +91,34 @@ fn a_missing_throughput_file_is_a_clear_parameter_error() {
         "{error}"
     );
 }
+
+#[test]
+fn fifo_puts_each_job_on_its_fastest_free_type_and_moves_it_when_a_faster_one_frees() {
+    // One v100 and one k80; A and B arrive at 0. Aware FIFO in arrival order: A takes the
+    // v100 (10 vs 1 steps/s); B gets the only type with room, the k80. A's 3600 steps end at
+    // 360, which is also the next round: the allocation is recomputed from scratch and B's
+    // fastest type with room is now the v100 (2 vs 1). B has 360 of its 1000 steps and runs
+    // the remaining 640 at 2/s: it ends at 680.
+    let path = table_file("fifo");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 3600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 1000.0)];
+    let mut fifo =
+        GavelLas::fifo_from_params(&format!("gavel-fifo[throughputs={}]", path.display()).parse().unwrap(), true)
+            .unwrap();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let result = run(cluster.clone(), &jobs, &table, &mut fifo, &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![360.0, 680.0]);
+    assert_eq!(result.jobs[1].restarts, 1);
+    // The agnostic twin picks types at random (seeded) and keeps them: every job still ends.
+    let mut agnostic = GavelLas::fifo_from_params(
+        &format!("gavel-fifo-agnostic[seed=3,throughputs={}]", path.display()).parse().unwrap(),
+        false,
+    )
+    .unwrap();
+    let result = run(cluster, &jobs, &table, &mut agnostic, &config).unwrap();
+    assert_eq!(result.metrics.jobs_finished, 2);
+    assert_eq!(result.jobs[1].restarts, 0, "agnostic FIFO never moves a job");
+}
