@@ -45,8 +45,8 @@ enum Objective {
     Fifo {
         /// Persistent assignments (agnostic mode).
         assigned: BTreeMap<JobId, usize>,
-        /// Seeded random choice of types (agnostic mode).
-        rng: rand_chacha::ChaCha8Rng,
+        /// Seeded random choice of types (agnostic mode); boxed, as it is large.
+        rng: Box<rand_chacha::ChaCha8Rng>,
     },
 }
 
@@ -99,7 +99,10 @@ impl GavelLas {
         let mut reader = params.reader();
         let objective = if fifo {
             let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
-            Objective::Fifo { assigned: BTreeMap::new(), rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64) }
+            Objective::Fifo {
+                assigned: BTreeMap::new(),
+                rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64)),
+            }
         } else {
             Objective::MaxMinFairness
         };
