@@ -166,7 +166,9 @@ pub struct ThroughputTable {
     source: String,
     worker_types: Vec<String>,
     templates: Vec<(String, u32)>,
-    template_index: HashMap<(String, u32), usize>,
+    /// Job type -> `(scale factor, template index)`; looked up with a borrowed `&str`, so the
+    /// engine's rate lookups at every start allocate nothing.
+    template_index: HashMap<String, Vec<(u32, usize)>>,
     /// `isolated[template][worker]`; 0.0 means measured as unable to run.
     isolated: Vec<Vec<f64>>,
     /// `(worker, template, other template) -> (own rate, other's rate)` when co-located.
@@ -254,13 +256,14 @@ impl ThroughputTable {
         // Second pass: co-located pairs.
         for (worker_index, worker) in worker_types.iter().enumerate() {
             for (key, value) in top[worker].as_object().expect("checked above") {
-                let own = table.template_index[&parse_template_key(key).expect("checked above")];
+                let (name, scale) = parse_template_key(key).expect("checked above");
+                let own = table.find(&name, scale).expect("interned above");
                 for (other_key, rates) in value.as_object().into_iter().flatten() {
                     if other_key == "null" {
                         continue;
                     }
                     let other = parse_template_key(other_key)
-                        .and_then(|template| table.template_index.get(&template).copied())
+                        .and_then(|(name, scale)| table.find(&name, scale))
                         .ok_or_else(|| bad(format!("'{worker}' {key}: unknown co-located template {other_key:?}")))?;
                     let pair = rates
                         .as_array()
@@ -281,13 +284,19 @@ impl ThroughputTable {
     }
 
     fn intern(&mut self, template: (String, u32), n_workers: usize) -> usize {
-        if let Some(index) = self.template_index.get(&template) {
-            return *index;
+        if let Some(index) = self.find(&template.0, template.1) {
+            return index;
         }
-        self.templates.push(template.clone());
+        let index = self.templates.len();
+        self.template_index.entry(template.0.clone()).or_default().push((template.1, index));
+        self.templates.push(template);
         self.isolated.push(vec![f64::NAN; n_workers]);
-        self.template_index.insert(template, self.templates.len() - 1);
-        self.templates.len() - 1
+        index
+    }
+
+    /// Returns the index of a template.
+    fn find(&self, job_type: &str, scale: u32) -> Option<usize> {
+        self.template_index.get(job_type)?.iter().find(|(known, _)| *known == scale).map(|(_, index)| *index)
     }
 
     /// Returns the GPU types in the table.
@@ -303,7 +312,7 @@ impl ThroughputTable {
     /// Returns the isolated rate of a template on a GPU type: `None` if absent, `Some(0.0)`
     /// if measured as unable to run.
     pub fn isolated(&self, job_type: &str, scale: u32, gpu_type: &str) -> Option<f64> {
-        let template = *self.template_index.get(&(job_type.to_string(), scale))?;
+        let template = self.find(job_type, scale)?;
         let worker = self.worker_types.iter().position(|known| known == gpu_type)?;
         Some(self.isolated[template][worker])
     }
@@ -312,8 +321,8 @@ impl ThroughputTable {
     /// if not measured, `Some((0.0, 0.0))` if they cannot share.
     pub fn colocated(&self, a: (&str, u32), b: (&str, u32), gpu_type: &str) -> Option<(f64, f64)> {
         let worker = self.worker_types.iter().position(|known| known == gpu_type)?;
-        let a = *self.template_index.get(&(a.0.to_string(), a.1))?;
-        let b = *self.template_index.get(&(b.0.to_string(), b.1))?;
+        let a = self.find(a.0, a.1)?;
+        let b = self.find(b.0, b.1)?;
         self.pairs.get(&(worker, a, b)).copied()
     }
 }
