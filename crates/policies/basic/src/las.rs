@@ -217,11 +217,13 @@ impl Tiresias {
     /// of a job that waits after it.
     fn next_event(&mut self, context: &Context<'_>, decision: &Decision) -> Option<Time> {
         let now = context.now;
-        let started: Vec<JobId> = decision.start.iter().map(|entry| entry.0).collect();
+        // Sets, not vectors: this runs over every active job at every decision.
+        let started: std::collections::BTreeSet<JobId> = decision.start.iter().map(|entry| entry.0).collect();
+        let preempted: std::collections::BTreeSet<JobId> = decision.preempt.iter().copied().collect();
         let mut next: Option<Time> = None;
         for job in context.jobs.active() {
             let state = self.jobs[job.id.index()].as_mut().expect("recorded above");
-            let runs = (job.is_running() && !decision.preempt.contains(&job.id)) || started.contains(&job.id);
+            let runs = (job.is_running() && !preempted.contains(&job.id)) || started.contains(&job.id);
             if runs && state.first_run.is_none() {
                 state.first_run = Some(now);
             }
