@@ -99,7 +99,8 @@ pub struct Sweep {
 pub enum ClusterSection {
     /// `{gpus: {v100: 36, k80: 36}, gpus_per_node: 4}`.
     Compact {
-        /// GPUs per type; types get ids in the order written.
+        /// GPUs per type; types get ids in alphabetical order of their names (a YAML map has no
+        /// order that serde keeps).
         gpus: BTreeMap<String, u32>,
         /// GPUs per node.
         gpus_per_node: u32,
