@@ -26,6 +26,6 @@ pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, Node};
 pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
 pub use job::{JobSpec, TraceStatus};
 pub use params::{ParamError, ParamReader, PolicyParams};
-pub use policy::{Context, Knowledge, Policy, PolicyError};
+pub use policy::{Context, Knowledge, Policy, PolicyError, SolverStats};
 pub use time::Time;
 pub use view::{JobState, JobView, JobsView, OracleInfo};

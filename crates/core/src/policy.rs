@@ -44,6 +44,51 @@ pub enum PolicyError {
     Unsupported(String),
 }
 
+/// What an optimisation-based policy's solver did over a run: how many problems it solved,
+/// their largest size, and the wall-clock time spent building and solving them. Timings are
+/// not deterministic, so they go to the run's manifest, never into result tables.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SolverStats {
+    /// The backend's name (e.g. `microlp`).
+    pub backend: String,
+    /// Problems solved.
+    pub solves: u64,
+    /// Largest number of variables in one problem.
+    pub max_variables: usize,
+    /// Largest number of constraints in one problem.
+    pub max_constraints: usize,
+    /// Seconds spent handing problems to the backend.
+    pub build_seconds: f64,
+    /// Seconds the backend spent solving.
+    pub solve_seconds: f64,
+}
+
+impl SolverStats {
+    /// Adds one solve.
+    pub fn record(&mut self, backend: &str, variables: usize, constraints: usize, build: f64, solve: f64) {
+        if self.backend.is_empty() {
+            self.backend = backend.to_string();
+        }
+        self.solves += 1;
+        self.max_variables = self.max_variables.max(variables);
+        self.max_constraints = self.max_constraints.max(constraints);
+        self.build_seconds += build;
+        self.solve_seconds += solve;
+    }
+
+    /// Adds another policy instance's statistics (runs split per virtual cluster).
+    pub fn merge(&mut self, other: &SolverStats) {
+        if self.backend.is_empty() {
+            self.backend = other.backend.clone();
+        }
+        self.solves += other.solves;
+        self.max_variables = self.max_variables.max(other.max_variables);
+        self.max_constraints = self.max_constraints.max(other.max_constraints);
+        self.build_seconds += other.build_seconds;
+        self.solve_seconds += other.solve_seconds;
+    }
+}
+
 /// A cluster scheduling policy.
 ///
 /// The engine calls [`Policy::schedule`] once per decision point (after all arrivals,
@@ -68,4 +113,9 @@ pub trait Policy: Send {
 
     /// Decides what changes at this decision point.
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError>;
+
+    /// Returns what the policy's solver did so far (`None` for policies without one).
+    fn solver_stats(&self) -> Option<SolverStats> {
+        None
+    }
 }

@@ -88,6 +88,9 @@ pub struct Manifest {
     pub workload_report: Vec<(String, Vec<String>)>,
     /// Wall-clock seconds per run.
     pub wall_time_s: Vec<(String, f64)>,
+    /// LP solver statistics per run, for runs whose policy has a solver.
+    #[serde(default)]
+    pub solver: Vec<(String, schedlab_core::SolverStats)>,
 }
 
 fn format_number(value: f64) -> String {

@@ -166,6 +166,7 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
         data_files: data_hashes,
         workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
         wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
+        solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),
     };
     let (claims, files) = report::write_all(&store, spec, &outcomes, &manifest)?;
     Ok(ExperimentResult { outcomes, claims, dir: store.dir().to_path_buf(), ran, reused, files })
@@ -189,6 +190,12 @@ fn run_one(
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let policy = || schedlab_zoo::build_params(&plan.policy.0).map_err(|error| fail(error.to_string()));
+    let mut solver: Option<schedlab_core::SolverStats> = None;
+    let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {
+        if let Some(stats) = stats {
+            solver.get_or_insert_with(Default::default).merge(&stats);
+        }
+    };
     let (records, timeline, mut metrics, events, decisions) = match &workload.groups {
         None => {
             let result = schedlab_sim::run(
@@ -200,6 +207,7 @@ fn run_one(
             )
             .map_err(|error| fail(error.to_string()))?;
             let (events, decisions) = (result.metrics.events, result.metrics.decisions);
+            add_solver(result.solver);
             (result.jobs, result.timeline, Some(result.metrics), events, decisions)
         }
         Some(groups) => {
@@ -217,6 +225,7 @@ fn run_one(
                 .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
                 events += result.metrics.events;
                 decisions += result.metrics.decisions;
+                add_solver(result.solver);
                 for (record, original) in result.jobs.into_iter().zip(&group.original_ids) {
                     records[original.index()] = Some(JobRecord { id: original.0, ..record });
                 }
@@ -255,6 +264,7 @@ fn run_one(
         jcts,
         busy: downsample(&timeline, 1000),
         wall_time_s: started.elapsed().as_secs_f64(),
+        solver,
     })
 }
 

@@ -27,6 +27,9 @@ pub struct RunOutcome {
     pub busy: Vec<(f64, u32)>,
     /// Wall-clock seconds the run took (reported in the manifest only).
     pub wall_time_s: f64,
+    /// What the policy's LP solver did (manifest only: timings are not deterministic).
+    #[serde(default)]
+    pub solver: Option<schedlab_core::SolverStats>,
 }
 
 /// The folder `results/<experiment>/`.

@@ -5,7 +5,7 @@ use crate::{SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel};
 use schedlab_core::{
     Allocation, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView, JobsView, Knowledge,
-    OracleInfo, Policy, Time,
+    OracleInfo, Policy, SolverStats, Time,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -27,6 +27,8 @@ pub struct RunResult {
     pub timeline: BusyTimeline,
     /// Wall-clock time of the run (not part of the deterministic output).
     pub wall_time: Duration,
+    /// What the policy's solver did, if it has one (timings are not deterministic).
+    pub solver: Option<SolverStats>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -607,6 +609,7 @@ impl Engine<'_> {
             metrics,
             timeline: self.timeline,
             wall_time: started.elapsed(),
+            solver: self.policy.solver_stats(),
         }
     }
 }

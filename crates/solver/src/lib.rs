@@ -6,8 +6,10 @@
 //! prints a warning and goes on). Each solve reports [`SolveStats`]: sizes and the time spent
 //! building and solving, for the run's metrics.
 //!
-//! Backends: `microlp` (pure Rust, the default, no system dependency). Native backends (HiGHS,
-//! CBC) are planned as cargo features.
+//! Backends: `microlp` (pure Rust, the default, no system dependency), and two native solvers
+//! behind cargo features: `highs` (HiGHS, built from source; needs cmake, g++ and libclang) and
+//! `cbc` (COIN-OR CBC/CLP; needs Debian's `coinor-libcbc-dev`). Every [`Backend`] can be named in
+//! an experiment; one that was not compiled in is an error saying which feature to enable.
 
 #![deny(missing_docs)]
 
@@ -21,12 +23,46 @@ pub enum Backend {
     /// microlp: pure Rust dual simplex.
     #[default]
     MicroLp,
+    /// HiGHS (cargo feature `highs`), single-threaded.
+    Highs,
+    /// COIN-OR CBC, which solves LPs with CLP (cargo feature `cbc`).
+    Cbc,
+}
+
+impl Backend {
+    /// Every backend, compiled in or not.
+    pub const ALL: [Backend; 3] = [Backend::MicroLp, Backend::Highs, Backend::Cbc];
+
+    /// The cargo feature that compiles this backend in (`None` for microlp, always present).
+    pub fn feature(self) -> Option<&'static str> {
+        match self {
+            Backend::MicroLp => None,
+            Backend::Highs => Some("highs"),
+            Backend::Cbc => Some("cbc"),
+        }
+    }
+
+    /// Returns whether this build can solve with this backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::MicroLp => true,
+            Backend::Highs => cfg!(feature = "highs"),
+            Backend::Cbc => cfg!(feature = "cbc"),
+        }
+    }
+
+    /// The backends this build can use.
+    pub fn available() -> Vec<Backend> {
+        Backend::ALL.into_iter().filter(|backend| backend.is_available()).collect()
+    }
 }
 
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Backend::MicroLp => "microlp",
+            Backend::Highs => "highs",
+            Backend::Cbc => "cbc",
         })
     }
 }
@@ -36,7 +72,9 @@ impl std::str::FromStr for Backend {
     fn from_str(text: &str) -> Result<Backend, String> {
         match text {
             "microlp" => Ok(Backend::MicroLp),
-            other => Err(format!("unknown LP backend '{other}'; available: microlp")),
+            "highs" => Ok(Backend::Highs),
+            "cbc" => Ok(Backend::Cbc),
+            other => Err(format!("unknown LP backend '{other}'; expected one of: microlp, highs, cbc")),
         }
     }
 }
@@ -160,6 +198,31 @@ pub struct SolverError {
     pub reason: String,
 }
 
+/// Adds the constraints to a backend's model, solves it and reads the variables back, with the
+/// build and solve times; any status but optimal is an error message.
+fn finish<M: SolverModel<Error = ResolutionError>>(
+    mut model: M,
+    constraints: impl Iterator<Item = good_lp::Constraint>,
+    vars: &[good_lp::Variable],
+    started: Instant,
+) -> Result<(Vec<f64>, Duration, Duration), String> {
+    for constraint in constraints {
+        model.add_constraint(constraint);
+    }
+    let build_time = started.elapsed();
+    let solving = Instant::now();
+    let solution = model.solve().map_err(|error| match error {
+        ResolutionError::Infeasible => "infeasible".to_string(),
+        ResolutionError::Unbounded => "unbounded".to_string(),
+        other => other.to_string(),
+    })?;
+    let solve_time = solving.elapsed();
+    if !matches!(solution.status(), SolutionStatus::Optimal) {
+        return Err(format!("stopped with status {:?}, not optimal", solution.status()));
+    }
+    Ok((vars.iter().map(|var| solution.value(*var)).collect(), build_time, solve_time))
+}
+
 /// Solves `program` to optimality with `backend`.
 pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
     let fail = |reason: String| SolverError {
@@ -197,32 +260,34 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
         Sense::Maximize => problem.maximise(objective.clone()),
         Sense::Minimize => problem.minimise(objective.clone()),
     };
-    let mut model = match backend {
-        Backend::MicroLp => unsolved.using(good_lp::microlp),
-    };
-    for (terms, comparison, rhs) in &program.constraints {
+    let constraints = program.constraints.iter().map(|(terms, comparison, rhs)| {
         let lhs = linear(terms);
-        let constraint = match comparison {
+        match comparison {
             Comparison::AtMost => lhs.leq(*rhs),
             Comparison::AtLeast => lhs.geq(*rhs),
             Comparison::Equal => lhs.eq(*rhs),
-        };
-        model.add_constraint(constraint);
-    }
-    let build_time = started.elapsed();
-    let solving = Instant::now();
-    let solution = model.solve().map_err(|error| {
-        fail(match error {
-            ResolutionError::Infeasible => "infeasible".to_string(),
-            ResolutionError::Unbounded => "unbounded".to_string(),
-            other => other.to_string(),
-        })
-    })?;
-    let solve_time = solving.elapsed();
-    if !matches!(solution.status(), SolutionStatus::Optimal) {
-        return Err(fail(format!("stopped with status {:?}, not optimal", solution.status())));
-    }
-    let values: Vec<f64> = vars.iter().map(|var| solution.value(*var)).collect();
+        }
+    });
+    let values = match backend {
+        Backend::MicroLp => finish(unsolved.using(good_lp::microlp), constraints, &vars, started),
+        #[cfg(feature = "highs")]
+        Backend::Highs => {
+            let model = unsolved.using(good_lp::highs).set_threads(1);
+            finish(model, constraints, &vars, started)
+        }
+        #[cfg(feature = "cbc")]
+        Backend::Cbc => {
+            let mut model = unsolved.using(good_lp::coin_cbc);
+            model.set_parameter("threads", "1");
+            finish(model, constraints, &vars, started)
+        }
+        #[allow(unreachable_patterns)]
+        other => Err(format!(
+            "this build has no {other} backend; rebuild with `--features {}`",
+            other.feature().unwrap_or_default()
+        )),
+    };
+    let (values, build_time, solve_time) = values.map_err(fail)?;
     let objective = program.objective.iter().map(|&(var, coefficient)| coefficient * values[var.0]).sum();
     Ok(LpSolution {
         values,
@@ -252,10 +317,29 @@ mod tests {
         lp.objective(y, 2.0);
         lp.constraint(vec![(x, 1.0), (y, 1.0)], Comparison::AtMost, 4.0);
         lp.constraint(vec![(x, 1.0), (y, -1.0)], Comparison::AtLeast, -2.0);
-        let solution = solve(&lp, Backend::MicroLp).unwrap();
-        assert!((solution.value(x) - 1.0).abs() < 1e-9 && (solution.value(y) - 3.0).abs() < 1e-9);
-        assert!((solution.objective - 7.0).abs() < 1e-9);
-        assert_eq!((solution.stats.variables, solution.stats.constraints), (2, 2));
+        for backend in Backend::available() {
+            let solution = solve(&lp, backend).unwrap();
+            assert!((solution.value(x) - 1.0).abs() < 1e-9 && (solution.value(y) - 3.0).abs() < 1e-9, "{backend}");
+            assert!((solution.objective - 7.0).abs() < 1e-9, "{backend}");
+            assert_eq!((solution.stats.variables, solution.stats.constraints), (2, 2));
+            assert_eq!(solution.stats.backend, backend);
+        }
+    }
+
+    #[test]
+    fn a_backend_that_is_not_compiled_in_says_which_feature_to_enable() {
+        let mut lp = LinearProgram::new("small", Sense::Minimize);
+        let x = lp.variable(0.0, 1.0);
+        lp.objective(x, 1.0);
+        for backend in Backend::ALL.into_iter().filter(|backend| !backend.is_available()) {
+            let error = solve(&lp, backend).unwrap_err();
+            let feature = backend.feature().unwrap();
+            assert!(error.reason.contains(&format!("--features {feature}")), "{error}");
+        }
+        for backend in Backend::ALL {
+            assert_eq!(backend.to_string().parse::<Backend>(), Ok(backend));
+        }
+        assert!("glpk".parse::<Backend>().unwrap_err().contains("microlp, highs, cbc"));
     }
 
     #[test]
@@ -266,9 +350,15 @@ mod tests {
         lp.constraint(vec![(x, 1.0)], Comparison::AtLeast, 2.0);
         let error = solve(&lp, Backend::MicroLp).unwrap_err();
         assert_eq!(error.to_string(), "LP 'impossible' (1 variables, 1 constraints) with microlp: infeasible");
+        for backend in Backend::available() {
+            assert_eq!(solve(&lp, backend).unwrap_err().backend, backend);
+        }
         let mut lp = LinearProgram::new("open", Sense::Maximize);
         let x = lp.variable(0.0, f64::INFINITY);
         lp.objective(x, 1.0);
-        assert!(solve(&lp, Backend::MicroLp).unwrap_err().reason.contains("unbounded"));
+        for backend in Backend::available() {
+            let reason = solve(&lp, backend).unwrap_err().reason;
+            assert!(reason.contains("unbounded") || reason.contains("infeasible"), "{backend}: {reason}");
+        }
     }
 }

@@ -8,6 +8,7 @@
 
 use schedlab_core::{ParamError, Policy, PolicyParams};
 use schedlab_policies_basic as basic;
+use schedlab_policies_gavel as gavel;
 
 /// Builds a policy from its parsed name and parameters.
 pub type Constructor = fn(&PolicyParams) -> Result<Box<dyn Policy>, ParamError>;
@@ -86,31 +87,73 @@ pub const REGISTRY: &[PolicyEntry] = &[
     },
     PolicyEntry {
         name: "gavel-las",
-        description: "Gavel max-min fairness (LAS), heterogeneity-aware LP with 360 s rounds (work in progress)",
+        description: "Gavel max-min fairness (LAS): heterogeneity-aware LP, 360 s rounds",
         oracle: false,
         params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
-        build: |params| boxed(schedlab_policies_gavel::GavelLas::from_params(params, true)),
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxMinFairness, true)),
     },
     PolicyEntry {
         name: "gavel-las-agnostic",
         description: "Gavel max-min fairness, heterogeneity-agnostic twin (every usable throughput taken as 1)",
         oracle: false,
         params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
-        build: |params| boxed(schedlab_policies_gavel::GavelLas::from_params(params, false)),
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxMinFairness, false)),
     },
     PolicyEntry {
         name: "gavel-fifo",
         description: "Gavel FIFO, heterogeneity-aware: jobs in arrival order, each on its fastest type with room",
         oracle: false,
         params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
-        build: |params| boxed(schedlab_policies_gavel::GavelLas::fifo_from_params(params, true)),
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Fifo, true)),
     },
     PolicyEntry {
         name: "gavel-fifo-agnostic",
         description: "Gavel FIFO, heterogeneity-agnostic: a random type with room, kept until the job ends",
         oracle: false,
         params: "seed=0, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
-        build: |params| boxed(schedlab_policies_gavel::GavelLas::fifo_from_params(params, false)),
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Fifo, false)),
+    },
+    PolicyEntry {
+        name: "gavel-ftf",
+        description: "Gavel finish-time fairness (Themis): minimise the largest finish-time ratio (iterated LPs)",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp, tolerance=0.0001, max_iterations=50",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::FinishTimeFairness, true)),
+    },
+    PolicyEntry {
+        name: "gavel-ftf-agnostic",
+        description: "Gavel finish-time fairness, heterogeneity-agnostic twin",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp, tolerance=0.0001, max_iterations=50",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::FinishTimeFairness, false)),
+    },
+    PolicyEntry {
+        name: "gavel-makespan",
+        description: "Gavel makespan: the shortest horizon in which every active job can finish (one LP)",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Makespan, true)),
+    },
+    PolicyEntry {
+        name: "gavel-makespan-agnostic",
+        description: "Gavel makespan, heterogeneity-agnostic twin",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Makespan, false)),
+    },
+    PolicyEntry {
+        name: "gavel-max-throughput",
+        description: "Gavel total throughput: maximise the sum of job throughputs (steps/s)",
+        oracle: false,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxThroughput, true)),
+    },
+    PolicyEntry {
+        name: "gavel-cost",
+        description: "Gavel throughput per dollar: maximise the sum of throughput / GPU price",
+        oracle: false,
+        params: "costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MinCost, true)),
     },
 ];
 

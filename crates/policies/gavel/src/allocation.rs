@@ -1,6 +1,7 @@
 //! Allocation LPs: the fraction of time `X[m][j]` each job `m` should spend on each GPU type `j`.
 
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, solve};
+use std::collections::HashMap;
 
 /// The inputs every Gavel allocation LP shares.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +47,71 @@ impl AllocationInput {
     }
 }
 
+/// Returns the throughputs a policy optimises with: the measured ones (aware), or 1 for every
+/// usable type (Gavel's agnostic twins, which replace every throughput by 1.0).
+fn effective_throughputs(input: &AllocationInput, heterogeneity_aware: bool) -> Vec<Vec<f64>> {
+    if heterogeneity_aware {
+        input.throughputs.clone()
+    } else {
+        input
+            .throughputs
+            .iter()
+            .map(|row| row.iter().map(|rate| if *rate > 0.0 { 1.0 } else { 0.0 }).collect())
+            .collect()
+    }
+}
+
+/// Solves `maximise t` subject to `sum_j T[m][j] X[m][j] >= t demand[m]` for every job with
+/// `demand[m] > 0`, `X >= 0`, `X[m][j] = 0` where `T[m][j] = 0`, `sum_j X[m][j] <= 1` and
+/// `sum_m s_m X[m][j] <= N_j`. Max-min fairness, makespan and each step of finish-time fairness
+/// are this LP with different demands. Identical jobs share one row ([`JobClasses`]).
+fn max_min_ratio(
+    name: &str,
+    throughputs: &[Vec<f64>],
+    demand: &[f64],
+    scale_factors: &[u32],
+    capacity: &[u32],
+    backend: Backend,
+) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
+    let classes = JobClasses::group(throughputs, scale_factors, demand);
+    let mut lp = LinearProgram::new(name, Sense::Maximize);
+    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+    lp.objective(objective, 1.0);
+    let vars: Vec<Vec<_>> = classes
+        .representatives
+        .iter()
+        .map(|&m| throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+        .collect();
+    for (row, &m) in vars.iter().zip(&classes.representatives) {
+        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
+        if demand[m] > 0.0 {
+            // t demand[m] - sum_j T[m][j] X[m][j] <= 0
+            let mut terms: Vec<_> = row.iter().zip(&throughputs[m]).map(|(&var, rate)| (var, -rate)).collect();
+            terms.push((objective, demand[m]));
+            lp.constraint(terms, Comparison::AtMost, 0.0);
+        }
+    }
+    if classes.representatives.iter().all(|&m| demand[m] <= 0.0) {
+        // Nothing to balance: bound t so that the program stays bounded.
+        lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
+    }
+    for (j, &gpus) in capacity.iter().enumerate() {
+        let terms = vars
+            .iter()
+            .zip(classes.representatives.iter().zip(&classes.sizes))
+            .map(|(row, (&m, &size))| (row[j], f64::from(scale_factors[m]) * size as f64))
+            .collect();
+        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+    }
+    let solution = solve(&lp, backend)?;
+    let fractions = classes
+        .class_of
+        .iter()
+        .map(|&class| vars[class].iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect())
+        .collect();
+    Ok((fractions, solution.value(objective), solution.stats))
+}
+
 /// Max-min fairness (Gavel's LAS): maximise `min_m (s_m / w_m) sum_j T[m][j] X[m][j] / prop_m`
 /// subject to `X >= 0`, `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where
 /// the job cannot run. `prop_m` is the job's throughput under an equal share
@@ -58,44 +124,208 @@ pub fn max_min_fairness(
     heterogeneity_aware: bool,
     backend: Backend,
 ) -> Result<TimeFractions, SolverError> {
-    let throughputs: Vec<Vec<f64>> = if heterogeneity_aware {
-        input.throughputs.clone()
-    } else {
-        input
-            .throughputs
-            .iter()
-            .map(|row| row.iter().map(|rate| if *rate > 0.0 { 1.0 } else { 0.0 }).collect())
-            .collect()
-    };
+    let throughputs = effective_throughputs(input, heterogeneity_aware);
     let normalised = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
     let proportional = normalised.equal_share_throughputs();
     let name = if heterogeneity_aware { "max-min fairness" } else { "max-min fairness (agnostic)" };
-    let mut lp = LinearProgram::new(name, Sense::Maximize);
-    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
-    lp.objective(objective, 1.0);
-    let vars: Vec<Vec<_>> = throughputs
-        .iter()
-        .map(|row| row.iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+    // t <= (s_m / (w_m prop_m)) rate_m  is  rate_m >= t (w_m prop_m / s_m).
+    let demand: Vec<f64> = (0..throughputs.len())
+        .map(|m| input.weights[m] * proportional[m].max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m]))
         .collect();
-    for (m, row) in vars.iter().enumerate() {
-        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
-        // t <= (s_m / (w_m prop_m)) sum_j T[m][j] X[m][j]
-        let factor = f64::from(input.scale_factors[m]) / (input.weights[m] * proportional[m].max(f64::MIN_POSITIVE));
-        let mut terms: Vec<_> = row.iter().zip(&throughputs[m]).map(|(&var, rate)| (var, -factor * rate)).collect();
-        terms.push((objective, 1.0));
-        lp.constraint(terms, Comparison::AtMost, 0.0);
-    }
-    for (j, &gpus) in input.capacity.iter().enumerate() {
-        let terms = vars.iter().zip(&input.scale_factors).map(|(row, &scale)| (row[j], f64::from(scale))).collect();
-        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
-    }
-    let solution = solve(&lp, backend)?;
-    let mut fractions: Vec<Vec<f64>> =
-        vars.iter().map(|row| row.iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect()).collect();
+    let (mut fractions, objective, stats) =
+        max_min_ratio(name, &throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
     if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
         spread_over_types(&mut fractions, &input.capacity);
     }
-    Ok(TimeFractions { fractions, objective: solution.value(objective), stats: solution.stats })
+    Ok(TimeFractions { fractions, objective, stats })
+}
+
+/// Makespan (Gavel's `MinTotalDuration`): the smallest horizon `H` such that every job can
+/// finish its remaining steps by `H`, `sum_j T[m][j] X[m][j] >= remaining_m / H`. Gavel
+/// bisects over `H` with one feasibility LP per step and stops within 5%; substituting
+/// `z = 1 / H` makes it one LP, `maximise z` subject to `rate_m >= z remaining_m`, solved
+/// exactly. The returned objective is `H` in seconds (infinite if some job cannot progress,
+/// 0 when nothing remains).
+pub fn makespan(
+    input: &AllocationInput,
+    remaining_steps: &[f64],
+    heterogeneity_aware: bool,
+    backend: Backend,
+) -> Result<TimeFractions, SolverError> {
+    let throughputs = effective_throughputs(input, heterogeneity_aware);
+    let name = if heterogeneity_aware { "makespan" } else { "makespan (agnostic)" };
+    let (fractions, z, stats) =
+        max_min_ratio(name, &throughputs, remaining_steps, &input.scale_factors, &input.capacity, backend)?;
+    let horizon = if remaining_steps.iter().all(|steps| *steps <= 0.0) { 0.0 } else { 1.0 / z.max(0.0) };
+    Ok(TimeFractions { fractions, objective: horizon, stats })
+}
+
+/// Finish-time fairness (Themis as Gavel defines it, `FinishTimeFairnessPolicyWithPerf`):
+/// minimise `max_m rho_m` with
+/// `rho_m = (t_m + R_m / rate_m) / (t_m + R_m / iso_m)`, where `t_m` is the time since the job
+/// arrived, `R_m` its remaining steps, `rate_m = sum_j T[m][j] X[m][j]`, and `iso_m` its
+/// throughput under the heterogeneity-agnostic max-min fairness allocation (Gavel's
+/// "isolated" share).
+///
+/// Reformulation (ours): for a fixed `rho`, `rho_m <= rho` is the linear constraint
+/// `rate_m >= R_m / (rho D_m - t_m)` with `D_m = t_m + R_m / iso_m`. Starting from `rho_0`, the
+/// value of the isolated allocation, each step solves the max-min LP
+/// `maximise lambda` subject to `rate_m >= lambda R_m / (rho_k D_m - t_m)`. If `lambda > 1`
+/// the new allocation has a strictly smaller value `rho_{k+1} = max_m rho_m(X)`; if
+/// `lambda <= 1`, no allocation beats `rho_k`, which is optimal. This is Dinkelbach's method
+/// for generalised fractional programs; it stops when `lambda <= 1 + tolerance` or after
+/// `max_iterations` LPs. The objective returned is the final `rho`.
+pub fn finish_time_fairness(
+    input: &AllocationInput,
+    remaining_steps: &[f64],
+    elapsed: &[f64],
+    heterogeneity_aware: bool,
+    backend: Backend,
+    tolerance: f64,
+    max_iterations: usize,
+) -> Result<FinishTimeFairness, SolverError> {
+    let throughputs = effective_throughputs(input, heterogeneity_aware);
+    let isolated_input = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
+    let isolated = max_min_fairness(&isolated_input, false, backend)?;
+    let rate = |fractions: &[Vec<f64>], m: usize| -> f64 {
+        throughputs[m].iter().zip(&fractions[m]).map(|(t, x)| t * x).sum::<f64>()
+    };
+    let jobs = throughputs.len();
+    let isolated_time: Vec<f64> = (0..jobs)
+        .map(|m| elapsed[m] + remaining_steps[m] / rate(&isolated.fractions, m).max(f64::MIN_POSITIVE))
+        .collect();
+    let value = |fractions: &[Vec<f64>]| -> f64 {
+        (0..jobs)
+            .filter(|&m| remaining_steps[m] > 0.0)
+            .map(|m| (elapsed[m] + remaining_steps[m] / rate(fractions, m)) / isolated_time[m])
+            .fold(0.0, f64::max)
+    };
+    let mut stats = vec![isolated.stats.clone()];
+    let mut best = isolated.fractions;
+    let mut rho = value(&best);
+    let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
+    while stats.len() <= max_iterations && rho.is_finite() && rho > 0.0 {
+        let demand: Vec<f64> = (0..jobs)
+            .map(|m| {
+                if remaining_steps[m] > 0.0 {
+                    remaining_steps[m] / (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE)
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let (fractions, lambda, step) =
+            max_min_ratio(name, &throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
+        stats.push(step);
+        if lambda <= 1.0 + tolerance {
+            break;
+        }
+        let next = value(&fractions);
+        if next >= rho {
+            break;
+        }
+        best = fractions;
+        rho = next;
+    }
+    if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
+        spread_over_types(&mut best, &input.capacity);
+    }
+    Ok(FinishTimeFairness { fractions: best, rho, solves: stats })
+}
+
+/// The result of [`finish_time_fairness`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishTimeFairness {
+    /// `fractions[m][j]`.
+    pub fractions: Vec<Vec<f64>>,
+    /// The largest finish-time fairness ratio of the allocation.
+    pub rho: f64,
+    /// Every LP solved, in order (the isolated allocation first).
+    pub solves: Vec<SolveStats>,
+}
+
+/// Total throughput (Gavel's `ThroughputSumWithPerf`, and `ThroughputNormalizedByCostSum` with
+/// `costs`): maximise `sum_m sum_j T[m][j] X[m][j] / cost_j` under the base constraints, with
+/// `cost_j = 1` when `costs` is `None`. The objective is in steps/s (per dollar-hour with
+/// costs). Gavel's optional SLO constraints are not modelled (the workloads have no SLOs).
+pub fn max_throughput(
+    input: &AllocationInput,
+    costs: Option<&[f64]>,
+    heterogeneity_aware: bool,
+    backend: Backend,
+) -> Result<TimeFractions, SolverError> {
+    let throughputs = effective_throughputs(input, heterogeneity_aware);
+    let name = match costs {
+        None => "max total throughput",
+        Some(_) => "max throughput per cost",
+    };
+    let no_demand = vec![0.0; throughputs.len()];
+    let classes = JobClasses::group(&throughputs, &input.scale_factors, &no_demand);
+    let mut lp = LinearProgram::new(name, Sense::Maximize);
+    let vars: Vec<Vec<_>> = classes
+        .representatives
+        .iter()
+        .map(|&m| throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+        .collect();
+    for (row, (&m, &size)) in vars.iter().zip(classes.representatives.iter().zip(&classes.sizes)) {
+        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
+        for (j, (&var, rate)) in row.iter().zip(&throughputs[m]).enumerate() {
+            let cost = costs.map_or(1.0, |costs| costs[j]);
+            lp.objective(var, rate / cost * size as f64);
+        }
+    }
+    for (j, &gpus) in input.capacity.iter().enumerate() {
+        let terms = vars
+            .iter()
+            .zip(classes.representatives.iter().zip(&classes.sizes))
+            .map(|(row, (&m, &size))| (row[j], f64::from(input.scale_factors[m]) * size as f64))
+            .collect();
+        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+    }
+    let solution = solve(&lp, backend)?;
+    let fractions = classes
+        .class_of
+        .iter()
+        .map(|&class| vars[class].iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect())
+        .collect();
+    Ok(TimeFractions { fractions, objective: solution.objective, stats: solution.stats })
+}
+
+/// Jobs grouped into classes of identical LP rows: same throughputs, scale factor and demand
+/// (for max-min fairness, the demand folds in the weight and equal share).
+///
+/// In these LPs, swapping two identical jobs' rows keeps a solution feasible and
+/// its objective unchanged, and the LP is convex, so averaging over such swaps gives an optimal
+/// solution in which identical jobs get identical fractions. Solving one row per class, with
+/// its GPU use counted `size` times, is therefore exact, and returns what an interior-point
+/// solver such as Gavel's returns anyway (the central path is symmetric). Gavel's workloads
+/// draw jobs from 26 model configurations and 4 scale factors, so at most about 100 rows
+/// remain however many jobs are active.
+struct JobClasses {
+    /// The first job of each class.
+    representatives: Vec<usize>,
+    /// How many jobs each class has.
+    sizes: Vec<usize>,
+    /// Each job's class.
+    class_of: Vec<usize>,
+}
+
+impl JobClasses {
+    fn group(throughputs: &[Vec<f64>], scale_factors: &[u32], demand: &[f64]) -> JobClasses {
+        let mut index: HashMap<(Vec<u64>, u32, u64), usize> = HashMap::new();
+        let mut classes = JobClasses { representatives: Vec::new(), sizes: Vec::new(), class_of: Vec::new() };
+        for (m, row) in throughputs.iter().enumerate() {
+            let key = (row.iter().map(|rate| rate.to_bits()).collect(), scale_factors[m], demand[m].to_bits());
+            let class = *index.entry(key).or_insert_with(|| {
+                classes.representatives.push(m);
+                classes.sizes.push(0);
+                classes.representatives.len() - 1
+            });
+            classes.sizes[class] += 1;
+            classes.class_of.push(class);
+        }
+        classes
+    }
 }
 
 /// Rewrites each job's time across GPU types in proportion to the types' capacities, keeping
@@ -213,5 +443,131 @@ mod tests {
         };
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert_eq!(result.fractions[0][0], 0.0);
+    }
+
+    #[test]
+    fn identical_jobs_share_one_lp_row_and_get_identical_fractions() {
+        // Three identical jobs (2 steps/s on type 0, 1 on type 1) and one job that only runs on
+        // type 1, one GPU of each type. Equal share: each type is split four ways, so the
+        // identical jobs get prop = 2/4 + 1/4 = 3/4 and the last job 1/4.
+        // Optimum: the last job takes y of type 1; each identical job x0 of type 0 and x1 of
+        // type 1 with 3 x0 = 1 and 3 x1 = 1 - y; its normalised rate (2/3 + (1 - y)/3) / (3/4)
+        // (2/3 + (1 - y)/3) / (3/4) = 4 (3 - y) / 9 equals the last job's y / (1/4) = 4 y, so
+        // 3 - y = 9 y: y = 3/10 and t = 6/5.
+        let input = AllocationInput {
+            throughputs: vec![vec![2.0, 1.0], vec![2.0, 1.0], vec![0.0, 1.0], vec![2.0, 1.0]],
+            scale_factors: vec![1, 1, 1, 1],
+            weights: vec![1.0; 4],
+            capacity: vec![1, 1],
+        };
+        let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
+        assert_eq!(result.stats.variables, 1 + 2 * 2, "one row per class: {result:?}");
+        assert!(close(result.objective, 1.2), "{result:?}");
+        assert!(close(result.fractions[2][1], 0.3), "{result:?}");
+        for m in [0, 1, 3] {
+            assert_eq!(result.fractions[m], result.fractions[0]);
+            assert!(close(result.fractions[m][0], 1.0 / 3.0) && close(result.fractions[m][1], 0.7 / 3.0));
+        }
+    }
+
+    /// Two single-GPU jobs on one GPU of each of two types.
+    fn two_by_two(rows: [[f64; 2]; 2]) -> AllocationInput {
+        AllocationInput {
+            throughputs: rows.iter().map(|row| row.to_vec()).collect(),
+            scale_factors: vec![1, 1],
+            weights: vec![1.0, 1.0],
+            capacity: vec![1, 1],
+        }
+    }
+
+    #[test]
+    fn makespan_puts_each_job_where_the_horizon_is_shortest() {
+        // Job 0: 2 steps/s on type A, 1 on B, 4 steps left. Job 1: 1 on either, 2 left.
+        // Job 0's rate is at most 2 (its row sums to 1), so H >= 4 / 2 = 2, which needs job 0
+        // on A full time; job 1 then needs rate 2 / 2 = 1 from B alone: x1B = 1. H = 2.
+        let input = two_by_two([[2.0, 1.0], [1.0, 1.0]]);
+        let result = makespan(&input, &[4.0, 2.0], true, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 2.0), "{result:?}");
+        assert!(close(result.fractions[0][0], 1.0) && close(result.fractions[0][1], 0.0), "{result:?}");
+        assert!(close(result.fractions[1][1], 1.0) && close(result.fractions[1][0], 0.0), "{result:?}");
+        // Agnostic: rates are time fractions, so job 0 needs x0 >= 4 z with x0 <= 1: H = 4.
+        let agnostic = makespan(&input, &[4.0, 2.0], false, Backend::MicroLp).unwrap();
+        assert!(close(agnostic.objective, 4.0), "{agnostic:?}");
+        // Nothing left to do: a horizon of 0 and no error.
+        assert_eq!(makespan(&input, &[0.0, 0.0], true, Backend::MicroLp).unwrap().objective, 0.0);
+    }
+
+    /// The finish-time fairness ratio of each job under an allocation.
+    fn ftf_ratios(
+        input: &AllocationInput,
+        isolated: &[Vec<f64>],
+        fractions: &[Vec<f64>],
+        remaining: &[f64],
+        elapsed: &[f64],
+    ) -> Vec<f64> {
+        let rate = |x: &[Vec<f64>], m: usize| input.throughputs[m].iter().zip(&x[m]).map(|(t, x)| t * x).sum::<f64>();
+        (0..remaining.len())
+            .map(|m| (elapsed[m] + remaining[m] / rate(fractions, m)) / (elapsed[m] + remaining[m] / rate(isolated, m)))
+            .collect()
+    }
+
+    #[test]
+    fn finish_time_fairness_reaches_the_optimum_found_by_brute_force() {
+        // Job 0 is 4x faster on type A; job 1 runs equally on both. The isolated (agnostic
+        // max-min) allocation spreads each job half and half: iso = (2.5, 1).
+        // With no time elapsed, rho_1 = 1 / rate_1 >= 1 (job 1's rate is at most 1), and
+        // rho = 1 is reachable: job 1 full time on B, job 0 on A at rate 4 (rho_0 = 0.625).
+        let input = two_by_two([[4.0, 1.0], [1.0, 1.0]]);
+        let result =
+            finish_time_fairness(&input, &[100.0, 50.0], &[0.0, 0.0], true, Backend::MicroLp, 1e-9, 50).unwrap();
+        assert!(close(result.rho, 1.0), "{result:?}");
+        // With time elapsed the optimum is interior; compare with a grid search over every
+        // allocation on a 1/40 grid (an upper bound on the optimum).
+        let (remaining, elapsed) = ([400.0, 30.0], [50.0, 10.0]);
+        let input = two_by_two([[3.0, 1.0], [2.0, 1.5]]);
+        let result = finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, 1e-9, 50).unwrap();
+        let isolated = max_min_fairness(&input, false, Backend::MicroLp).unwrap().fractions;
+        let achieved = ftf_ratios(&input, &isolated, &result.fractions, &remaining, &elapsed);
+        assert!(close(achieved.iter().cloned().fold(0.0, f64::max), result.rho), "{achieved:?} {result:?}");
+        let steps = 40;
+        let mut grid_best = f64::INFINITY;
+        for a0 in 0..=steps {
+            for b0 in 0..=steps - a0 {
+                for a1 in 0..=steps - a0 {
+                    for b1 in 0..=(steps - a1).min(steps - b0) {
+                        let x = |v: usize| v as f64 / steps as f64;
+                        let fractions = vec![vec![x(a0), x(b0)], vec![x(a1), x(b1)]];
+                        let worst = ftf_ratios(&input, &isolated, &fractions, &remaining, &elapsed)
+                            .into_iter()
+                            .fold(0.0, f64::max);
+                        grid_best = grid_best.min(worst);
+                    }
+                }
+            }
+        }
+        assert!(result.rho <= grid_best + 1e-9, "LP {} vs grid {grid_best}", result.rho);
+        assert!(result.rho >= grid_best - 0.02, "LP {} is far below the grid's {grid_best}", result.rho);
+        assert!(result.solves.len() >= 2, "the isolated LP and at least one step: {result:?}");
+    }
+
+    #[test]
+    fn max_throughput_and_cost_pick_the_types_that_maximise_their_sum() {
+        // Job 0: 3 on A, 1 on B; job 1: 2 on either. Total throughput: job 0 on A and job 1 on
+        // B gives 5 (the other way gives 3).
+        let input = two_by_two([[3.0, 1.0], [2.0, 2.0]]);
+        let result = max_throughput(&input, None, true, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 5.0), "{result:?}");
+        assert!(close(result.fractions[0][0], 1.0) && close(result.fractions[1][1], 1.0), "{result:?}");
+        // One job alone, A four times the price of B: per dollar B is better (1 / 1 > 3 / 4).
+        let single = AllocationInput {
+            throughputs: vec![vec![3.0, 1.0]],
+            scale_factors: vec![1],
+            weights: vec![1.0],
+            capacity: vec![1, 1],
+        };
+        let cheap = max_throughput(&single, Some(&[4.0, 1.0]), true, Backend::MicroLp).unwrap();
+        assert!(close(cheap.fractions[0][1], 1.0) && close(cheap.objective, 1.0), "{cheap:?}");
+        let fast = max_throughput(&single, None, true, Backend::MicroLp).unwrap();
+        assert!(close(fast.fractions[0][0], 1.0) && close(fast.objective, 3.0), "{fast:?}");
     }
 }

@@ -1,13 +1,13 @@
 //! Gavel's heterogeneity-aware allocation policies (Narayanan et al., OSDI'20).
 //!
-//! Work in progress: this crate has the max-min fairness (LAS) allocation LP in its
-//! heterogeneity-aware and agnostic forms ([`allocation::max_min_fairness`]) and the round
-//! mechanism that turns it into placements ([`GavelLas`]). The other objectives and space
-//! sharing follow; see README.md.
+//! [`allocation`] has the allocation LPs, each in a heterogeneity-aware and an agnostic form:
+//! max-min fairness (LAS), finish-time fairness, makespan, and total throughput (optionally per
+//! dollar). [`Gavel`] turns an allocation into placements with Gavel's round mechanism, and also
+//! runs Gavel's FIFO. Space sharing and Gavel's Gandiva are not implemented yet; see README.md.
 
 #![deny(missing_docs)]
 
 pub mod allocation;
 mod policy;
 
-pub use policy::GavelLas;
+pub use policy::{Gavel, GavelKind};

@@ -1,10 +1,10 @@
 //! Gavel's round-based scheduling on top of an allocation LP.
 
-use crate::allocation::{AllocationInput, max_min_fairness};
+use crate::allocation::{AllocationInput, finish_time_fairness, makespan, max_min_fairness, max_throughput};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
-    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, ParamError, Policy, PolicyError,
-    PolicyParams, Time,
+    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, Policy, PolicyError,
+    PolicyParams, SolverStats, Time,
 };
 use schedlab_solver::Backend;
 use std::collections::{BTreeMap, HashMap};
@@ -25,6 +25,25 @@ fn shared_table(path: &PathBuf) -> Result<Arc<ThroughputTable>, String> {
     Ok(table)
 }
 
+/// Default GPU prices for `gavel-cost`, dollars per GPU-hour.
+const DEFAULT_COSTS: &str = "v100:2.48/p100:1.46/k80:0.45";
+
+/// Parses `type:price/type:price`.
+fn parse_costs(text: &str) -> Result<Vec<(String, f64)>, String> {
+    text.split('/')
+        .map(|pair| {
+            let (name, price) = pair
+                .split_once(':')
+                .ok_or_else(|| format!("expected type:price pairs separated by '/', got '{pair}'"))?;
+            let price: f64 = price.trim().parse().map_err(|_| format!("'{price}' in '{pair}' is not a number"))?;
+            if !(price.is_finite() && price > 0.0) {
+                return Err(format!("the price of '{name}' must be positive, got {price}"));
+            }
+            Ok((name.trim().to_string(), price))
+        })
+        .collect()
+}
+
 /// Per-job bookkeeping of the round mechanism.
 #[derive(Clone, Debug, Default)]
 struct JobAccount {
@@ -34,10 +53,43 @@ struct JobAccount {
     received: Vec<f64>,
 }
 
+/// Which of Gavel's policies a [`Gavel`] scheduler runs; each has an agnostic twin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GavelKind {
+    /// Max-min fairness (LAS): `gavel-las`.
+    MaxMinFairness,
+    /// FIFO: `gavel-fifo`.
+    Fifo,
+    /// Finish-time fairness (Themis): `gavel-ftf`.
+    FinishTimeFairness,
+    /// Makespan: `gavel-makespan`.
+    Makespan,
+    /// Total throughput: `gavel-max-throughput`.
+    MaxThroughput,
+    /// Total throughput per dollar: `gavel-cost`.
+    MinCost,
+}
+
 /// Which allocation the rounds follow.
 enum Objective {
     /// Max-min fairness (LAS) from the LP.
     MaxMinFairness,
+    /// Finish-time fairness, by iterated LPs.
+    FinishTimeFairness {
+        /// Stop when an LP step improves by less than this factor.
+        tolerance: f64,
+        /// At most this many LPs per allocation.
+        max_iterations: usize,
+    },
+    /// Makespan from one LP.
+    Makespan,
+    /// Total throughput, divided by each type's cost if given.
+    MaxThroughput {
+        /// Cost per GPU type in the cluster's type order.
+        costs: Option<Vec<f64>>,
+        /// The costs as named in the parameter, for matching against the cluster's types.
+        named_costs: Option<Vec<(String, f64)>>,
+    },
     /// Gavel's FIFO: jobs in arrival order, each on one type (X = 1), until one does not fit.
     /// Aware ("perf" mode): recomputed from scratch, each job on its fastest type with room.
     /// Agnostic ("base" mode): assignments persist; a finished job's type goes to the next
@@ -50,7 +102,7 @@ enum Objective {
     },
 }
 
-/// Gavel's round-based scheduling with max-min fairness (LAS) or FIFO allocations,
+/// Gavel's round-based scheduling on one of its allocation policies ([`GavelKind`]),
 /// heterogeneity-aware or agnostic.
 ///
 /// Every `round` seconds it ranks (job, GPU type) pairs by `X[m][j]` divided by the share of
@@ -60,7 +112,7 @@ enum Objective {
 /// extension), places the rest, and preempts the others. Between rounds, arrivals and
 /// completions only fill free GPUs. The allocation is recomputed when jobs arrive or finish,
 /// at most once every `min_interval` seconds.
-pub struct GavelLas {
+pub struct Gavel {
     name: String,
     objective: Objective,
     aware: bool,
@@ -76,44 +128,62 @@ pub struct GavelLas {
     stale: bool,
     last_call: Option<Time>,
     next_round: Option<Time>,
-    /// Solver time spent so far, for reports.
-    solve_seconds: f64,
+    /// What the LP solver did so far, for the run's manifest.
+    solver: SolverStats,
 }
 
-impl GavelLas {
-    /// Builds `gavel-las[...]` (aware) or, with `aware` false, `gavel-las-agnostic[...]`. Parameters:
-    /// `throughputs` (path in the data directory, default `gavel/simulation_throughputs.json`),
-    /// `round` (seconds, 360), `min_interval` (seconds between LP solves, 0), `backend` (microlp).
-    pub fn from_params(params: &PolicyParams, aware: bool) -> Result<GavelLas, ParamError> {
-        GavelLas::build(params, aware, false)
-    }
-
-    /// Builds `gavel-fifo[...]` (aware) or `gavel-fifo-agnostic[...]`; the agnostic twin also
-    /// takes `seed` (default 0) for its random choice of types.
-    pub fn fifo_from_params(params: &PolicyParams, aware: bool) -> Result<GavelLas, ParamError> {
-        GavelLas::build(params, aware, true)
-    }
-
-    fn build(params: &PolicyParams, aware: bool, fifo: bool) -> Result<GavelLas, ParamError> {
+impl Gavel {
+    /// Builds one of Gavel's policies from its parameters; `aware` false gives the agnostic twin
+    /// (every usable throughput taken as 1). Parameters every kind takes: `throughputs` (path in
+    /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
+    /// `min_interval` (seconds between allocation recomputations, 0). LP kinds take `backend`
+    /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
+    /// of types; finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost
+    /// takes `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/`
+    /// (default Gavel's AWS prices, `v100:2.48/p100:1.46/k80:0.45`).
+    pub fn from_params(params: &PolicyParams, kind: GavelKind, aware: bool) -> Result<Gavel, ParamError> {
         use rand::SeedableRng;
         let mut reader = params.reader();
-        let objective = if fifo {
-            let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
-            Objective::Fifo {
-                assigned: BTreeMap::new(),
-                rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64)),
+        let objective = match kind {
+            GavelKind::Fifo => {
+                let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
+                Objective::Fifo {
+                    assigned: BTreeMap::new(),
+                    rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64)),
+                }
             }
-        } else {
-            Objective::MaxMinFairness
+            GavelKind::MaxMinFairness => Objective::MaxMinFairness,
+            GavelKind::FinishTimeFairness => Objective::FinishTimeFairness {
+                tolerance: reader.positive_f64("tolerance", 1e-4)?,
+                max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
+            },
+            GavelKind::Makespan => Objective::Makespan,
+            GavelKind::MaxThroughput => Objective::MaxThroughput { costs: None, named_costs: None },
+            GavelKind::MinCost => {
+                let text = reader.choice_text("costs", DEFAULT_COSTS)?;
+                let named = parse_costs(&text).map_err(|message| ParamError {
+                    policy: params.name.clone(),
+                    message: format!("parameter 'costs': {message}"),
+                })?;
+                Objective::MaxThroughput { costs: None, named_costs: Some(named) }
+            }
         };
         let round = reader.positive_f64("round", 360.0)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
-        // One backend so far; the parameter is accepted so specs stay valid when more arrive.
-        reader.choice("backend", "microlp", &["microlp"])?;
-        let backend = Backend::MicroLp;
+        let backend: Backend = if kind == GavelKind::Fifo {
+            Backend::default()
+        } else {
+            reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
+        };
         let throughputs = reader.choice_text("throughputs", "gavel/simulation_throughputs.json")?;
         let name = reader.finish()?;
         let error = |message: String| ParamError { policy: name.clone(), message };
+        if !backend.is_available() {
+            return Err(error(format!(
+                "parameter 'backend': this build has no {backend} backend; rebuild with `--features {}`",
+                backend.feature().unwrap_or_default()
+            )));
+        }
         let path = if std::path::Path::new(&throughputs).is_absolute() {
             PathBuf::from(&throughputs)
         } else {
@@ -121,7 +191,7 @@ impl GavelLas {
                 .map_err(|message| error(format!("parameter 'throughputs': {message}")))?
         };
         let table = shared_table(&path).map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
-        Ok(GavelLas {
+        Ok(Gavel {
             name,
             objective,
             aware,
@@ -136,13 +206,8 @@ impl GavelLas {
             stale: true,
             last_call: None,
             next_round: None,
-            solve_seconds: 0.0,
+            solver: SolverStats::default(),
         })
-    }
-
-    /// Returns the seconds spent in the LP solver so far.
-    pub fn solve_seconds(&self) -> f64 {
-        self.solve_seconds
     }
 
     fn throughput_row(&self, job: &JobView, cluster: &ClusterView) -> Vec<f64> {
@@ -189,18 +254,69 @@ impl GavelLas {
             weights: active.iter().map(|job| job.weight.max(f64::MIN_POSITIVE)).collect(),
             capacity: context.cluster.gpus_per_type().to_vec(),
         };
-        let fractions = match &mut self.objective {
+        let backend = self.backend;
+        let aware = self.aware;
+        let error = |error: schedlab_solver::SolverError| PolicyError::Solver(format!("{}: {error}", self.name));
+        let remaining = || -> Vec<f64> {
+            active
+                .iter()
+                .map(|job| {
+                    let work =
+                        job.oracle.as_ref().expect("LP kinds that need remaining work declare oracle knowledge").work;
+                    (work - job.progress(context.now)).max(0.0)
+                })
+                .collect()
+        };
+        let (fractions, solves) = match &mut self.objective {
             Objective::MaxMinFairness => {
-                let result = max_min_fairness(&input, self.aware, self.backend)
-                    .map_err(|error| PolicyError::Solver(format!("{}: {error}", self.name)))?;
-                self.solve_seconds += (result.stats.build_time + result.stats.solve_time).as_secs_f64();
-                result.fractions
+                let result = max_min_fairness(&input, aware, backend).map_err(error)?;
+                (result.fractions, vec![result.stats])
+            }
+            Objective::Makespan => {
+                let result = makespan(&input, &remaining(), aware, backend).map_err(error)?;
+                (result.fractions, vec![result.stats])
+            }
+            Objective::FinishTimeFairness { tolerance, max_iterations } => {
+                let elapsed: Vec<f64> = active.iter().map(|job| context.now - job.arrival).collect();
+                let result =
+                    finish_time_fairness(&input, &remaining(), &elapsed, aware, backend, *tolerance, *max_iterations)
+                        .map_err(error)?;
+                (result.fractions, result.solves)
+            }
+            Objective::MaxThroughput { costs, named_costs } => {
+                if let (None, Some(named)) = (&costs, &named_costs) {
+                    let names = context.cluster.spec().gpu_types();
+                    let resolved: Result<Vec<f64>, PolicyError> = names
+                        .iter()
+                        .map(|name| {
+                            named.iter().find(|(known, _)| known == name).map(|(_, price)| *price).ok_or_else(|| {
+                                PolicyError::Unsupported(format!(
+                                    "{}: parameter 'costs' has no price for GPU type '{name}' (cluster types: {})",
+                                    self.name,
+                                    names.join(", ")
+                                ))
+                            })
+                        })
+                        .collect();
+                    *costs = Some(resolved?);
+                }
+                let result = max_throughput(&input, costs.as_deref(), aware, backend).map_err(error)?;
+                (result.fractions, vec![result.stats])
             }
             Objective::Fifo { assigned, rng } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
-                fifo_allocation(&input, &ids, self.aware, assigned, rng)
+                (fifo_allocation(&input, &ids, aware, assigned, rng), Vec::new())
             }
         };
+        for stats in solves {
+            self.solver.record(
+                &stats.backend.to_string(),
+                stats.variables,
+                stats.constraints,
+                stats.build_time.as_secs_f64(),
+                stats.solve_time.as_secs_f64(),
+            );
+        }
         let types = input.capacity.len();
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
         // break by job id and type order rather than by the last bits of the simplex.
@@ -369,9 +485,21 @@ fn fifo_allocation(
         .collect()
 }
 
-impl Policy for GavelLas {
+impl Policy for Gavel {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn knowledge(&self) -> Knowledge {
+        // Gavel's jobs declare their total steps at submission; here that is oracle knowledge.
+        match self.objective {
+            Objective::Makespan | Objective::FinishTimeFairness { .. } => Knowledge::Oracle,
+            _ => Knowledge::Realistic,
+        }
+    }
+
+    fn solver_stats(&self) -> Option<SolverStats> {
+        (!matches!(self.objective, Objective::Fifo { .. })).then(|| self.solver.clone())
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
