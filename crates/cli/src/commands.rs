@@ -27,7 +27,8 @@ enum Command {
     Run(RunArgs),
     /// Run `experiments/NAME.yaml` (e.g. `schedlab reproduce philly`).
     Reproduce {
-        /// Experiment name: a file in `experiments/`.
+        /// Experiment name: `experiments/NAME.yaml`, and every `experiments/NAME-*.yaml` after it
+        /// (so `gavel` runs gavel.yaml, gavel-makespan.yaml, gavel-multi.yaml).
         name: String,
         #[command(flatten)]
         options: RunFlags,
@@ -207,15 +208,29 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run(args) => run_spec(&args.spec, &args.options),
         Command::Reproduce { name, options } => {
-            let path = PathBuf::from("experiments").join(format!("{name}.yaml"));
-            if !path.is_file() {
+            let family: Vec<String> = experiments()
+                .into_iter()
+                .filter(|experiment| *experiment == name || experiment.starts_with(&format!("{name}-")))
+                .collect();
+            if family.is_empty() {
                 bail!(
-                    "no experiment '{name}': {} does not exist; shipped experiments: {}",
-                    path.display(),
+                    "no experiment '{name}': experiments/{name}.yaml does not exist; shipped experiments: {}",
                     experiments().join(", ")
                 );
             }
-            run_spec(&path, &options)
+            // Run every member even if one fails (a strict claim miss, say), then report.
+            let mut failures = Vec::new();
+            for experiment in &family {
+                let path = PathBuf::from("experiments").join(format!("{experiment}.yaml"));
+                if let Err(error) = run_spec(&path, &options) {
+                    eprintln!("error: {error:#}");
+                    failures.push(experiment.clone());
+                }
+            }
+            if !failures.is_empty() {
+                bail!("{} of {} experiments failed: {}", failures.len(), family.len(), failures.join(", "));
+            }
+            Ok(())
         }
         Command::Check { spec } => {
             let (spec, source) = load_spec(&spec)?;

@@ -257,7 +257,12 @@ impl Engine<'_> {
         }
         if let Some(source) = first_error {
             let source = Box::new(source);
-            return Err(SimError::Perf { policy: self.policy_name.clone(), time: self.now, job: spec.id, source });
+            return Err(SimError::Perf {
+                policy: self.policy_name.clone(),
+                time: self.now,
+                job: spec.id,
+                cause: source,
+            });
         }
         if feasible == GpuTypeSet::EMPTY {
             return Err(SimError::Workload {
@@ -326,7 +331,7 @@ impl Engine<'_> {
         let decision = self.policy.schedule(&context).map_err(|source| SimError::Policy {
             policy: self.policy_name.clone(),
             time: self.now,
-            source,
+            cause: source,
         })?;
         let changed = !decision.preempt.is_empty() || !decision.start.is_empty();
         self.apply(decision)?;
@@ -481,7 +486,7 @@ impl Engine<'_> {
             policy: self.policy_name.clone(),
             time: self.now,
             job,
-            source: Box::new(source),
+            cause: Box::new(source),
         })?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(SimError::Invariant {

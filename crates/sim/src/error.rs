@@ -16,7 +16,7 @@ pub enum SimError {
         message: String,
     },
     /// Occurs when the perf model has no rate for a job where it was (or would be) placed.
-    #[error("policy '{policy}' at {time}: {job}: {source}")]
+    #[error("policy '{policy}' at {time}: {job}: {cause}")]
     Perf {
         /// The policy's name.
         policy: String,
@@ -24,18 +24,19 @@ pub enum SimError {
         time: Time,
         /// The job.
         job: JobId,
-        /// The model's error (boxed: it is large and rare).
-        source: Box<PerfError>,
+        /// The model's error (boxed: it is large and rare). Not an error `source`: the message
+        /// already includes it, and a chain printer would repeat it.
+        cause: Box<PerfError>,
     },
     /// Occurs when the policy itself fails.
-    #[error("policy '{policy}' failed at {time}: {source}")]
+    #[error("policy '{policy}' failed at {time}: {cause}")]
     Policy {
         /// The policy's name.
         policy: String,
         /// Simulated time.
         time: Time,
-        /// The policy's error.
-        source: PolicyError,
+        /// The policy's error (in the message; not a chained `source`).
+        cause: PolicyError,
     },
     /// Occurs when a decision breaks a rule; the engine never repairs a decision.
     #[error(

@@ -210,10 +210,13 @@ impl Gavel {
         })
     }
 
-    fn throughput_row(&self, job: &JobView, cluster: &ClusterView) -> Vec<f64> {
-        cluster
-            .spec()
-            .gpu_types()
+    /// The job's throughput on each GPU type (0 where it cannot run), or an error when the
+    /// table knows the job on no type of this cluster: a Gavel policy cannot schedule a job
+    /// it has no throughput for (run Gavel's policies with `perf: throughputs` and a
+    /// `gavel-zoo` workload model, or `--perf gavel` on the command line).
+    fn throughput_row(&self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
+        let names = cluster.spec().gpu_types();
+        let row: Vec<f64> = names
             .iter()
             .enumerate()
             .map(|(index, name)| {
@@ -222,7 +225,18 @@ impl Gavel {
                 }
                 self.table.isolated(&job.job_type, job.gpus, name).unwrap_or(0.0)
             })
-            .collect()
+            .collect();
+        if row.iter().all(|rate| *rate <= 0.0) {
+            return Err(PolicyError::Unsupported(format!(
+                "job {} ('{}' on {} GPUs) has no throughput in the table on any of this cluster's GPU types ({}); \
+                 Gavel's policies need jobs from the table's models (workload model gavel-zoo, perf throughputs)",
+                job.id.0,
+                job.job_type,
+                job.gpus,
+                names.join(", ")
+            )));
+        }
+        Ok(row)
     }
 
     /// Books the GPU time running jobs received since the last call.
@@ -249,7 +263,10 @@ impl Gavel {
     fn recompute(&mut self, context: &Context<'_>) -> Result<(), PolicyError> {
         let active: Vec<&JobView> = context.jobs.active().collect();
         let input = AllocationInput {
-            throughputs: active.iter().map(|job| self.throughput_row(job, context.cluster)).collect(),
+            throughputs: active
+                .iter()
+                .map(|job| self.throughput_row(job, context.cluster))
+                .collect::<Result<_, _>>()?,
             scale_factors: active.iter().map(|job| job.gpus).collect(),
             weights: active.iter().map(|job| job.weight.max(f64::MIN_POSITIVE)).collect(),
             capacity: context.cluster.gpus_per_type().to_vec(),
@@ -291,8 +308,7 @@ impl Gavel {
                         .map(|name| {
                             named.iter().find(|(known, _)| known == name).map(|(_, price)| *price).ok_or_else(|| {
                                 PolicyError::Unsupported(format!(
-                                    "{}: parameter 'costs' has no price for GPU type '{name}' (cluster types: {})",
-                                    self.name,
+                                    "parameter 'costs' has no price for GPU type '{name}' (cluster types: {})",
                                     names.join(", ")
                                 ))
                             })

@@ -137,3 +137,75 @@ fn fifo_puts_each_job_on_its_fastest_free_type_and_moves_it_when_a_faster_one_fr
     assert_eq!(result.metrics.jobs_finished, 2);
     assert_eq!(result.jobs[1].restarts, 0, "agnostic FIFO never moves a job");
 }
+
+fn build(text: &str, kind: GavelKind, aware: bool) -> Gavel {
+    Gavel::from_params(&text.parse().unwrap(), kind, aware).unwrap()
+}
+
+#[test]
+fn makespan_runs_each_job_where_the_shared_horizon_is_shortest() {
+    // One v100 and one k80. A: 3600 steps at 10/s on v100, 1/s on k80; B: 360 steps at 2 and 1.
+    // A's rate is at most 10, so the horizon is at least 360 s, reached only with A on the
+    // v100 full time and B on the k80 full time (B needs 360 / 360 = 1 step/s). Both end at 360.
+    let path = table_file("makespan");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 3600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 360.0)];
+    let mut gavel = build(&format!("gavel-makespan[throughputs={}]", path.display()), GavelKind::Makespan, true);
+    assert_eq!(gavel.knowledge(), schedlab_core::Knowledge::Oracle, "it reads each job's total steps");
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![360.0, 360.0]);
+    assert_eq!(result.jobs[0].gpu_seconds, vec![360.0, 0.0]);
+    assert_eq!(result.jobs[1].gpu_seconds, vec![0.0, 360.0]);
+}
+
+#[test]
+fn every_lp_policy_and_twin_finishes_every_job_without_breaking_an_invariant() {
+    let path = table_file("kinds");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs: Vec<JobSpec> = (0..10)
+        .map(|index| {
+            let job_type = if index % 3 == 0 { "A" } else { "B" };
+            JobSpec::new(JobId(index), Time::from_secs(f64::from(index) * 200.0), 1, job_type, 5_000.0)
+        })
+        .collect();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let table_param = format!("throughputs={}", path.display());
+    let cases = [
+        ("gavel-ftf", GavelKind::FinishTimeFairness),
+        ("gavel-makespan", GavelKind::Makespan),
+        ("gavel-max-throughput", GavelKind::MaxThroughput),
+        ("gavel-cost", GavelKind::MinCost),
+    ];
+    for (name, kind) in cases {
+        for aware in [true, false] {
+            let costs = if kind == GavelKind::MinCost { "costs=v100:3/k80:1," } else { "" };
+            let mut gavel = build(&format!("{name}[{costs}{table_param}]"), kind, aware);
+            let cluster = Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap());
+            let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+            assert_eq!(result.metrics.jobs_finished, 10, "{name} aware={aware}");
+            let solver = result.solver.unwrap();
+            assert!(solver.solves >= 10, "{name}: one LP per arrival at least: {solver:?}");
+        }
+    }
+}
+
+#[test]
+fn cost_needs_a_price_for_every_gpu_type_of_the_cluster() {
+    let path = table_file("costs");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+    let jobs = vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 100.0)];
+    let mut gavel =
+        build(&format!("gavel-cost[costs=v100:3,throughputs={}]", path.display()), GavelKind::MinCost, true);
+    let error = run(cluster, &jobs, &table, &mut gavel, &SimConfig::default()).unwrap_err().to_string();
+    assert!(error.contains("parameter 'costs' has no price for GPU type 'k80' (cluster types: v100, k80)"), "{error}");
+    let error = Gavel::from_params(&"gavel-cost[costs=v100=3]".parse().unwrap(), GavelKind::MinCost, true)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("parameter 'costs': expected type:price pairs"), "{error}");
+}
