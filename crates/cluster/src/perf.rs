@@ -38,6 +38,22 @@ pub enum PerfError {
         /// The GPU count.
         gpus: u32,
     },
+    /// Occurs when two jobs share GPUs but the model has no co-located rate for them.
+    #[error("{model}: no co-located throughput for '{job_type}' sharing {gpus} x {gpu_type} with '{partner}'{hint}")]
+    NoColocation {
+        /// The model's description.
+        model: String,
+        /// The job type.
+        job_type: String,
+        /// The partner's job type.
+        partner: String,
+        /// The GPU type.
+        gpu_type: String,
+        /// The GPU count.
+        gpus: u32,
+        /// Why: not measured, measured as unable to share, or a model without pair rates.
+        hint: String,
+    },
     /// Occurs when a rigid job is given a different number of GPUs than it requested.
     #[error("{model}: job type '{job_type}' is rigid ({requested} GPUs) and cannot run on {allocated} GPUs")]
     Rigid {
@@ -74,6 +90,20 @@ pub trait PerfModel: Send + Sync {
             slowest = slowest.min(self.rate(job, gpu_type, total)?);
         }
         Ok(slowest)
+    }
+
+    /// Returns steps per second of `job` while it shares `gpus` GPUs of `gpu_type` with
+    /// `partner` (space sharing). The default refuses: only models with measured pair rates
+    /// (Gavel's throughput table) support it.
+    fn colocated_rate(&self, job: &JobSpec, partner: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
+        Err(PerfError::NoColocation {
+            model: self.describe(),
+            job_type: job.job_type.clone(),
+            partner: partner.job_type.clone(),
+            gpu_type: gpu_type.to_string(),
+            gpus,
+            hint: "; this model has no pair rates".to_string(),
+        })
     }
 }
 
@@ -363,6 +393,22 @@ impl PerfModel for ThroughputTable {
                     hint,
                 })
             }
+        }
+    }
+
+    fn colocated_rate(&self, job: &JobSpec, partner: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
+        let missing = |hint: &str| PerfError::NoColocation {
+            model: self.describe(),
+            job_type: job.job_type.clone(),
+            partner: partner.job_type.clone(),
+            gpu_type: gpu_type.to_string(),
+            gpus,
+            hint: hint.to_string(),
+        };
+        match self.colocated((&job.job_type, gpus), (&partner.job_type, partner.gpus), gpu_type) {
+            Some((own, _)) if own > 0.0 => Ok(own),
+            Some(_) => Err(missing(" (measured as unable to share)")),
+            None => Err(missing(" (not measured)")),
         }
     }
 }

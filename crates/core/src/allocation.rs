@@ -12,6 +12,12 @@ pub struct Allocation {
     pub batch_size: Option<u32>,
     /// Number of parameter servers chosen by a policy (DL2); `None` if not applicable.
     pub ps: Option<u32>,
+    /// Space sharing (Gavel's packing): the job shares exactly these GPUs with this partner,
+    /// whose allocation has the same parts and names this job back. The pair holds the GPUs
+    /// once, each job runs at its co-located rate, and when one stops the other keeps the GPUs
+    /// and runs alone at its isolated rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colocated_with: Option<JobId>,
 }
 
 impl Allocation {
@@ -26,12 +32,18 @@ impl Allocation {
                 false
             }
         });
-        Allocation { parts, batch_size: None, ps: None }
+        Allocation { parts, batch_size: None, ps: None, colocated_with: None }
     }
 
     /// Returns an allocation of `gpus` GPUs on a single node.
     pub fn on_node(node: NodeId, gpus: u32) -> Allocation {
-        Allocation { parts: vec![(node, gpus)], batch_size: None, ps: None }
+        Allocation { parts: vec![(node, gpus)], batch_size: None, ps: None, colocated_with: None }
+    }
+
+    /// Returns the same GPUs shared with `partner` (see [`Allocation::colocated_with`]).
+    pub fn shared_with(mut self, partner: JobId) -> Allocation {
+        self.colocated_with = Some(partner);
+        self
     }
 
     /// Returns the total number of GPUs.

@@ -165,6 +165,19 @@ impl JobView {
         self.productive_from = productive_from;
     }
 
+    /// Records that the job's rate changes at `now` without a restart: its space-sharing
+    /// partner stopped, so it keeps its GPUs alone (`colocated_with` is cleared). Progress made
+    /// so far is kept; a restart overhead still running is not cut short. Used by the engine.
+    pub fn record_rate_change(&mut self, now: Time, rate: f64) {
+        debug_assert_eq!(self.state, JobState::Running);
+        self.progress_base = self.progress(now);
+        self.productive_from = self.productive_from.max(now);
+        self.rate = rate;
+        if let Some(allocation) = self.allocation.as_mut() {
+            allocation.colocated_with = None;
+        }
+    }
+
     /// Records that the job stops at `now` and returns its allocation. Used by the engine.
     pub fn record_stop(&mut self, now: Time) -> Allocation {
         debug_assert_eq!(self.state, JobState::Running);

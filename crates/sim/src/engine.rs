@@ -283,7 +283,10 @@ impl Engine<'_> {
     }
 
     /// Stops a running job at `now`: releases its GPUs and books its GPU-seconds.
-    fn stop(&mut self, job: JobId) -> Allocation {
+    /// Stops a running job and books its GPU time. Its GPUs go back to the cluster, unless it
+    /// shared them with a partner that keeps running: then the partner keeps them and, with
+    /// `rebalance`, continues alone at its isolated rate.
+    fn stop(&mut self, job: JobId, rebalance: bool) -> Result<Allocation, SimError> {
         let now = self.now;
         let view = self.jobs.get_mut(job).expect("stopping an active job");
         let since = view.last_change.expect("a running job has a start time");
@@ -295,12 +298,48 @@ impl Engine<'_> {
             let gpu_type = self.cluster.spec().node(node).gpu_type;
             state.gpu_seconds[gpu_type.index()] += f64::from(gpus) * (now - since);
         }
-        self.cluster.release(&allocation, state.cpus_per_gpu);
-        allocation
+        let partner_keeps = allocation.colocated_with.filter(|&partner| {
+            self.jobs
+                .get(partner)
+                .is_some_and(|view| view.allocation.as_ref().is_some_and(|shared| shared.colocated_with == Some(job)))
+        });
+        match partner_keeps {
+            Some(partner) => {
+                if rebalance {
+                    self.run_alone(partner)?;
+                }
+            }
+            None => self.cluster.release(&allocation, state.cpus_per_gpu),
+        }
+        Ok(allocation)
+    }
+
+    /// The space-sharing partner of `job` stopped: `job` keeps the GPUs at its isolated rate.
+    fn run_alone(&mut self, job: JobId) -> Result<(), SimError> {
+        let view = self.jobs.get(job).expect("a running partner");
+        let allocation = view.allocation.as_ref().expect("running");
+        let spec = self.cluster.spec_arc().clone();
+        let typed: Vec<(&str, u32)> =
+            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
+        let spec_job = &self.workload[job.index()];
+        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| SimError::Perf {
+            policy: self.policy_name.clone(),
+            time: self.now,
+            job,
+            cause: Box::new(source),
+        })?;
+        let view = self.jobs.get_mut(job).expect("checked above");
+        view.record_rate_change(self.now, rate);
+        let finish = view.productive_from() + (spec_job.work - view.progress(self.now)).max(0.0) / rate;
+        let state = &mut self.states[job.index()];
+        state.epoch += 1;
+        let epoch = state.epoch;
+        self.push(finish.max(self.now), EventKind::Completion { job, epoch });
+        Ok(())
     }
 
     fn complete(&mut self, job: JobId) -> Result<(), SimError> {
-        self.stop(job);
+        self.stop(job, true)?;
         let mut view = self.jobs.remove(job).expect("completing an active job");
         let work = self.workload[job.index()].work;
         let progress = view.progress(self.now);
@@ -379,14 +418,33 @@ impl Engine<'_> {
                 Some(_) => {}
             }
             if !unchanged.contains(&job) {
-                self.stop(job);
+                self.stop(job, true)?;
             }
         }
+        let mut shared: Vec<(JobId, JobId)> = Vec::new();
         for (job, allocation) in start {
             if unchanged.contains(&job) {
                 continue;
             }
+            if let Some(partner) = allocation.colocated_with {
+                shared.push((job, partner));
+            }
             self.start(job, allocation)?;
+        }
+        for (job, partner) in shared {
+            let parts = self.jobs.get(job).and_then(|view| view.allocation.as_ref()).map(|own| &own.parts);
+            let paired = self
+                .jobs
+                .get(partner)
+                .and_then(|view| view.allocation.as_ref())
+                .is_some_and(|other| other.colocated_with == Some(job) && Some(&other.parts) == parts);
+            if !paired {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    format!("shares its GPUs with {partner}, which is not running on the same GPUs sharing them back"),
+                ));
+            }
         }
         match next_tick {
             Some(time) if time <= self.now || !time.is_finite() => {
@@ -471,8 +529,34 @@ impl Engine<'_> {
             }
             typed.push((spec.gpu_type_name(gpu_type), node_gpus));
         }
+        // Space sharing: the second job of a pair joins GPUs its partner already holds.
+        let mut joins_partner = false;
+        if let Some(partner) = allocation.colocated_with {
+            let Some(partner_view) = self.jobs.get(partner).filter(|_| partner != job) else {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    format!("shares its GPUs with {partner}, which is not an active job"),
+                ));
+            };
+            if typed.iter().any(|(gpu_type, _)| *gpu_type != typed[0].0) {
+                return Err(self.invalid(job, None, "a shared allocation must use one GPU type".to_string()));
+            }
+            if let Some(held) = partner_view.allocation.as_ref() {
+                if held.colocated_with != Some(job) || held.parts != allocation.parts {
+                    return Err(self.invalid(
+                        job,
+                        None,
+                        format!("shares its GPUs with {partner}, which runs elsewhere or alone"),
+                    ));
+                }
+                joins_partner = true;
+            }
+        }
         let cpus_per_gpu = self.states[job.index()].cpus_per_gpu;
-        if let Err(error) = self.cluster.take(&allocation, cpus_per_gpu) {
+        if joins_partner {
+            // The pair holds the GPUs once; the partner took them.
+        } else if let Err(error) = self.cluster.take(&allocation, cpus_per_gpu) {
             let node = match error {
                 schedlab_core::CapacityError::UnknownNode { node, .. }
                 | schedlab_core::CapacityError::Gpus { node, .. }
@@ -482,7 +566,11 @@ impl Engine<'_> {
             return Err(self.invalid(job, Some(node), error.to_string()));
         }
         let spec_job = &self.workload[job.index()];
-        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| SimError::Perf {
+        let rate = match allocation.colocated_with {
+            Some(partner) => self.perf.colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus),
+            None => self.perf.allocation_rate(spec_job, &typed),
+        };
+        let rate = rate.map_err(|source| SimError::Perf {
             policy: self.policy_name.clone(),
             time: self.now,
             job,
@@ -539,7 +627,20 @@ impl Engine<'_> {
         let spec = self.cluster.spec();
         let mut used = vec![0u32; spec.nodes().len()];
         for view in self.jobs.running() {
-            for &(node, gpus) in &view.allocation.as_ref().expect("running").parts {
+            let allocation = view.allocation.as_ref().expect("running");
+            if let Some(partner) = allocation.colocated_with {
+                let back = self.jobs.get(partner).and_then(|other| other.allocation.as_ref());
+                if !back.is_some_and(|other| other.colocated_with == Some(view.id) && other.parts == allocation.parts) {
+                    return Err(SimError::Invariant {
+                        time: self.now,
+                        message: format!("{} shares GPUs with {partner}, which does not share them back", view.id),
+                    });
+                }
+                if partner < view.id {
+                    continue; // the pair's GPUs are counted once, with the lower id
+                }
+            }
+            for &(node, gpus) in &allocation.parts {
                 used[node.index()] += gpus;
             }
             let work = self.workload[view.id.index()].work;
@@ -569,7 +670,7 @@ impl Engine<'_> {
         // Book the GPU time of jobs still running when the run stopped.
         let still_running: Vec<JobId> = self.jobs.running().map(|view| view.id).collect();
         for job in still_running {
-            self.stop(job);
+            self.stop(job, false).expect("stopping without rebalancing cannot fail");
         }
         let end_time = self.now.secs();
         let busy = self.cluster.busy_per_type();

@@ -9,3 +9,5 @@ mod invalid_decisions;
 mod invariants;
 // Same inputs, bit-identical outputs.
 mod determinism;
+// Space sharing (Gavel's packing): pairs on one GPU, worked out by hand, and broken pairs refused.
+mod space_sharing;

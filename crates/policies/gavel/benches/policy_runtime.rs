@@ -8,12 +8,13 @@
 //! - `distinct`: every job has its own random throughputs (the worst case: no two rows merge).
 //!
 //! Reference (issue text, cvxpy + ECOS on this kind of machine): max-min fairness 0.02 s at 32
-//! jobs and 0.15 s at 2048.
+//! jobs and 0.15 s at 2048; makespan 0.05 s and 0.47 s. Makespan rows carry each job's
+//! remaining steps, so no two rows merge there.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use schedlab_policies_gavel::allocation::{AllocationInput, max_min_fairness};
+use schedlab_policies_gavel::allocation::{AllocationInput, makespan, max_min_fairness};
 use schedlab_solver::Backend;
 
 /// V100 > P100 > K80 throughputs drawn around Gavel's measured ratios.
@@ -56,6 +57,20 @@ fn policy_runtime(criterion: &mut Criterion) {
                     });
                 }
             }
+        }
+    }
+    group.finish();
+    let mut group = criterion.benchmark_group("makespan");
+    group.sample_size(10);
+    for jobs in [32, 128, 512, 2048] {
+        let input = instance(jobs, false);
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let remaining: Vec<f64> = (0..jobs).map(|_| rng.random_range(1e3..1e6)).collect();
+        for backend in Backend::available() {
+            let id = BenchmarkId::new(format!("aware/{backend}"), jobs);
+            group.bench_with_input(id, &input, |bencher, input| {
+                bencher.iter(|| makespan(input, &remaining, true, backend).unwrap())
+            });
         }
     }
     group.finish();
