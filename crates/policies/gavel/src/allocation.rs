@@ -28,25 +28,6 @@ pub struct TimeFractions {
     pub stats: SolveStats,
 }
 
-impl AllocationInput {
-    /// Each job's throughput under an equal share of the cluster: every unit of scale gets the
-    /// same fraction `N_j / sum_m s_m` of each type, scaled down so the job's fractions sum to
-    /// at most 1, restricted to the types the job can run on.
-    pub fn equal_share_throughputs(&self) -> Vec<f64> {
-        let total_scale: f64 = self.scale_factors.iter().map(|&scale| f64::from(scale)).sum();
-        let shares: Vec<f64> = self.capacity.iter().map(|&gpus| f64::from(gpus) / total_scale.max(1.0)).collect();
-        self.throughputs
-            .iter()
-            .map(|row| {
-                let usable: f64 =
-                    row.iter().zip(&shares).filter(|(rate, _)| **rate > 0.0).map(|(_, share)| share).sum();
-                let scale_down = usable.max(1.0);
-                row.iter().zip(&shares).map(|(rate, share)| rate * share / scale_down).sum()
-            })
-            .collect()
-    }
-}
-
 /// Returns the throughputs a policy optimises with: the measured ones (aware), or 1 for every
 /// usable type (Gavel's agnostic twins, which replace every throughput by 1.0).
 fn effective_throughputs(input: &AllocationInput, heterogeneity_aware: bool) -> Vec<Vec<f64>> {
@@ -112,31 +93,42 @@ fn max_min_ratio(
     Ok((fractions, solution.value(objective), solution.stats))
 }
 
-/// Max-min fairness (Gavel's LAS): maximise `min_m (s_m / w_m) sum_j T[m][j] X[m][j] / prop_m`
-/// subject to `X >= 0`, `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where
-/// the job cannot run. `prop_m` is the job's throughput under an equal share
-/// ([`AllocationInput::equal_share_throughputs`]). With `heterogeneity_aware` false, every
-/// usable throughput is taken as 1 (Gavel's agnostic twin), so `prop_m` is the job's share, and
-/// when every job can use every type each job's time is spread over the types in proportion to
-/// their capacity (see `spread_over_types`).
+/// Max-min fairness (Gavel's LAS, `MaxMinFairnessPolicyWithPerf`): maximise
+/// `min_m (s_m / w_m) sum_j T[m][j] X[m][j] / iso_m` subject to `X >= 0`,
+/// `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where the job cannot
+/// run. `iso_m` is the job's throughput under the heterogeneity-agnostic allocation, as in
+/// Gavel's code (its "isolated" policy).
+///
+/// The agnostic twin (`MaxMinFairnessPolicy`) takes every usable throughput as 1 and no
+/// normalisation: maximise `min_m (s_m / w_m) sum_j X[m][j]`, so every job gets the same
+/// weighted share of GPUs. When every job can use every type, each job's time is spread over
+/// the types in proportion to their capacity (see `spread_over_types`).
 pub fn max_min_fairness(
     input: &AllocationInput,
     heterogeneity_aware: bool,
     backend: Backend,
 ) -> Result<TimeFractions, SolverError> {
-    let throughputs = effective_throughputs(input, heterogeneity_aware);
-    let normalised = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
-    let proportional = normalised.equal_share_throughputs();
-    let name = if heterogeneity_aware { "max-min fairness" } else { "max-min fairness (agnostic)" };
-    // t <= (s_m / (w_m prop_m)) rate_m  is  rate_m >= t (w_m prop_m / s_m).
-    let demand: Vec<f64> = (0..throughputs.len())
-        .map(|m| input.weights[m] * proportional[m].max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m]))
-        .collect();
-    let (mut fractions, objective, stats) =
-        max_min_ratio(name, &throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
-    if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
-        spread_over_types(&mut fractions, &input.capacity);
+    let usable = effective_throughputs(input, false);
+    // s_m / w_m sum_j X[m][j] >= t  is  sum_j 1 X[m][j] >= t (w_m / s_m).
+    let demand: Vec<f64> = (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
+    let (mut isolated, agnostic_objective, agnostic_stats) =
+        max_min_ratio("max-min fairness (agnostic)", &usable, &demand, &input.scale_factors, &input.capacity, backend)?;
+    if usable.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
+        spread_over_types(&mut isolated, &input.capacity);
     }
+    if !heterogeneity_aware {
+        return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
+    }
+    let demand: Vec<f64> = (0..usable.len())
+        .map(|m| {
+            let iso: f64 = input.throughputs[m].iter().zip(&isolated[m]).map(|(t, x)| t * x).sum();
+            input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m])
+        })
+        .collect();
+    let (fractions, objective, mut stats) =
+        max_min_ratio("max-min fairness", &input.throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
+    stats.build_time += agnostic_stats.build_time;
+    stats.solve_time += agnostic_stats.solve_time;
     Ok(TimeFractions { fractions, objective, stats })
 }
 
@@ -356,22 +348,30 @@ mod tests {
     }
 
     #[test]
-    fn equal_share_splits_each_type_by_scale() {
-        // Two single-GPU jobs, one GPU of each of two types: each gets half of each type.
+    fn the_agnostic_allocation_gives_every_job_the_same_share_of_gpus() {
+        // Gavel's agnostic max-min maximises min_m s_m sum_j X[m][j] / w_m: a 1-GPU and a 2-GPU
+        // job on two GPUs each get one GPU's worth, so the 1-GPU job runs all the time and the
+        // 2-GPU job half the time (1 + 2 x 1/2 = 2 GPUs).
         let input = AllocationInput {
-            throughputs: vec![vec![3.0, 1.0], vec![1.0, 0.0]],
-            scale_factors: vec![1, 1],
+            throughputs: vec![vec![3.0], vec![5.0]],
+            scale_factors: vec![1, 2],
             weights: vec![1.0, 1.0],
-            capacity: vec![1, 1],
+            capacity: vec![2],
         };
-        // Job 0: 3 x 0.5 + 1 x 0.5 = 2. Job 1 runs on type 0 only: 1 x 0.5.
-        assert_eq!(input.equal_share_throughputs(), vec![2.0, 0.5]);
+        let agnostic = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
+        assert!(close(agnostic.fractions[0][0], 1.0) && close(agnostic.fractions[1][0], 0.5), "{agnostic:?}");
+        assert!(close(agnostic.objective, 1.0), "{agnostic:?}");
+        // Aware: iso = (3 x 1, 5 x 1/2) = (3, 2.5); normalised rates s T x / iso are x0 and 4 x1.
+        // x0 <= 1 caps the minimum at 1, reached with x0 = 1 and any x1 in [1/4, 1/2].
+        let aware = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
+        assert!(close(aware.objective, 1.0) && close(aware.fractions[0][0], 1.0), "{aware:?}");
+        assert!(aware.fractions[1][0] >= 0.25 - 1e-9 && aware.fractions[1][0] <= 0.5 + 1e-9, "{aware:?}");
     }
 
     #[test]
     fn two_jobs_one_gpu_share_by_normalised_throughput_and_weight() {
-        // One GPU; job 0 runs at 2 steps/s, job 1 at 1. Equal share gives each half the GPU:
-        // prop = (1, 0.5), so the normalised rates are 2 x0 and 2 x1; max-min gives
+        // One GPU; job 0 runs at 2 steps/s, job 1 at 1. The agnostic allocation gives each half
+        // the GPU: iso = (1, 0.5), so the normalised rates are 2 x0 and 2 x1; max-min gives
         // x0 = x1 = 1/2 with objective 1.
         let mut input = AllocationInput {
             throughputs: vec![vec![2.0], vec![1.0]],
@@ -382,29 +382,30 @@ mod tests {
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert!(close(result.fractions[0][0], 0.5) && close(result.fractions[1][0], 0.5), "{result:?}");
         assert!(close(result.objective, 1.0));
-        // Weight 2 on job 0 halves its normalised rate: x0 / 1 = 2 x1 with x0 + x1 = 1 gives
-        // x0 = 2/3, x1 = 1/3, objective 2/3.
+        // Weight 2 on job 0. Agnostic: max min(x0 / 2, x1) gives (2/3, 1/3), so iso = (4/3, 1/3).
+        // Aware, as in Gavel's code the weight counts again: (1/2) 2 x0 / (4/3) = 3/4 x0 and
+        // x1 / (1/3) = 3 x1; equal with x0 + x1 = 1 at x0 = 4/5, x1 = 1/5, objective 3/5.
         input.weights = vec![2.0, 1.0];
+        let agnostic = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
+        assert!(close(agnostic.fractions[0][0], 2.0 / 3.0), "{agnostic:?}");
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
-        assert!(close(result.fractions[0][0], 2.0 / 3.0) && close(result.objective, 2.0 / 3.0), "{result:?}");
+        assert!(close(result.fractions[0][0], 0.8) && close(result.objective, 0.6), "{result:?}");
     }
 
     /// The smallest normalised, weighted throughput of an allocation (the LP's objective).
     fn min_normalised_rate(input: &AllocationInput, fractions: &[Vec<f64>]) -> f64 {
-        let proportional = input.equal_share_throughputs();
+        let isolated = max_min_fairness(input, false, Backend::MicroLp).unwrap().fractions;
+        let rate = |x: &[Vec<f64>], m: usize| input.throughputs[m].iter().zip(&x[m]).map(|(t, x)| t * x).sum::<f64>();
         (0..input.throughputs.len())
-            .map(|m| {
-                let rate: f64 = input.throughputs[m].iter().zip(&fractions[m]).map(|(t, x)| t * x).sum();
-                f64::from(input.scale_factors[m]) * rate / (input.weights[m] * proportional[m])
-            })
+            .map(|m| f64::from(input.scale_factors[m]) * rate(fractions, m) / (input.weights[m] * rate(&isolated, m)))
             .fold(f64::INFINITY, f64::min)
     }
 
     #[test]
     fn heterogeneity_awareness_never_does_worse_than_the_agnostic_allocation() {
         // Three single-GPU jobs on one v100 and one k80: job 0 is 10x faster on the v100,
-        // job 1 2x, job 2 not at all. The equal share gives every job a normalised rate of 1,
-        // so the optimum is at least 1; the agnostic allocation, judged by the same measure,
+        // job 1 2x, job 2 not at all. The agnostic allocation gives every job a normalised rate
+        // of 1, so the optimum is at least 1; the agnostic allocation, judged by the same measure,
         // cannot beat the aware one; both respect every constraint.
         let input = AllocationInput {
             throughputs: vec![vec![10.0, 1.0], vec![2.0, 1.0], vec![1.0, 1.0]],
@@ -425,9 +426,9 @@ mod tests {
                 assert!(result.fractions.iter().map(|row| row[j]).sum::<f64>() <= 1.0 + 1e-9);
             }
         }
-        // Agnostic: every job's share of time is 2/3 (two GPUs, three jobs), objective 1, and
-        // it is spread evenly over the two equal types: 1/3 each.
-        assert!(close(agnostic.objective, 1.0), "{agnostic:?}");
+        // Agnostic: every job's share of time is 2/3 (two GPUs, three jobs), which is its
+        // objective, spread evenly over the two equal types: 1/3 each.
+        assert!(close(agnostic.objective, 2.0 / 3.0), "{agnostic:?}");
         for row in &agnostic.fractions {
             assert!(close(row[0], 1.0 / 3.0) && close(row[1], 1.0 / 3.0), "{agnostic:?}");
         }
@@ -447,26 +448,26 @@ mod tests {
 
     #[test]
     fn identical_jobs_share_one_lp_row_and_get_identical_fractions() {
-        // Three identical jobs (2 steps/s on type 0, 1 on type 1) and one job that only runs on
-        // type 1, one GPU of each type. Equal share: each type is split four ways, so the
-        // identical jobs get prop = 2/4 + 1/4 = 3/4 and the last job 1/4.
-        // Optimum: the last job takes y of type 1; each identical job x0 of type 0 and x1 of
-        // type 1 with 3 x0 = 1 and 3 x1 = 1 - y; its normalised rate (2/3 + (1 - y)/3) / (3/4)
-        // (2/3 + (1 - y)/3) / (3/4) = 4 (3 - y) / 9 equals the last job's y / (1/4) = 4 y, so
-        // 3 - y = 9 y: y = 3/10 and t = 6/5.
+        // Three identical jobs (2 steps/s on type 0, 1 on type 1) and one job at 1 on both, one
+        // GPU of each type. Agnostic: four jobs on two GPUs get half the time each, spread
+        // evenly: iso = 2/4 + 1/4 = 3/4 for the identical jobs and 1/2 for the last.
+        // Aware: the identical jobs have the comparative advantage on type 0 and take all of
+        // it (a0 = 1/3 each); they take a1 each of type 1 and the last job b1 = 1 - 3 a1.
+        // Equal normalised rates: (2/3 + a1) / (3/4) = b1 / (1/2) gives a1 = 5/33, b1 = 6/11
+        // and t = 12/11.
         let input = AllocationInput {
-            throughputs: vec![vec![2.0, 1.0], vec![2.0, 1.0], vec![0.0, 1.0], vec![2.0, 1.0]],
+            throughputs: vec![vec![2.0, 1.0], vec![2.0, 1.0], vec![1.0, 1.0], vec![2.0, 1.0]],
             scale_factors: vec![1, 1, 1, 1],
             weights: vec![1.0; 4],
             capacity: vec![1, 1],
         };
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert_eq!(result.stats.variables, 1 + 2 * 2, "one row per class: {result:?}");
-        assert!(close(result.objective, 1.2), "{result:?}");
-        assert!(close(result.fractions[2][1], 0.3), "{result:?}");
+        assert!(close(result.objective, 12.0 / 11.0), "{result:?}");
+        assert!(close(result.fractions[2][0], 0.0) && close(result.fractions[2][1], 6.0 / 11.0), "{result:?}");
         for m in [0, 1, 3] {
             assert_eq!(result.fractions[m], result.fractions[0]);
-            assert!(close(result.fractions[m][0], 1.0 / 3.0) && close(result.fractions[m][1], 0.7 / 3.0));
+            assert!(close(result.fractions[m][0], 1.0 / 3.0) && close(result.fractions[m][1], 5.0 / 33.0));
         }
     }
 
