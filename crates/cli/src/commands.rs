@@ -558,6 +558,7 @@ fn simulate(args: &SimulateArgs) -> Result<()> {
             "gpu_types": result.gpu_types,
             "metrics": result.metrics,
             "wall_time_s": result.wall_time.as_secs_f64(),
+            "solver": result.solver,
         });
         println!("{}", serde_json::to_string_pretty(&output)?);
     } else {
@@ -615,5 +616,17 @@ fn print_summary(args: &SimulateArgs, cluster: &ClusterSpec, perf: &dyn PerfMode
     ];
     for (label, value) in rows {
         println!("{label:<20}{value}");
+    }
+    if let Some(solver) = &result.solver {
+        println!(
+            "{:<20}{} solves with {}, largest {} variables x {} constraints, {:.1} ms building + {:.1} ms solving",
+            "LP solver",
+            solver.solves,
+            solver.backend,
+            solver.max_variables,
+            solver.max_constraints,
+            solver.build_seconds * 1000.0,
+            solver.solve_seconds * 1000.0
+        );
     }
 }

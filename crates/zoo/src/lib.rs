@@ -100,11 +100,25 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxMinFairness, false)),
     },
     PolicyEntry {
+        name: "gavel-las-packed",
+        description: "Gavel max-min fairness with space sharing: pairs of jobs share GPUs at measured co-located rates",
+        oracle: false,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxMinFairnessPacked, true)),
+    },
+    PolicyEntry {
         name: "gavel-fifo",
         description: "Gavel FIFO, heterogeneity-aware: jobs in arrival order, each on its fastest type with room",
         oracle: false,
         params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Fifo, true)),
+    },
+    PolicyEntry {
+        name: "gavel-fifo-packed",
+        description: "Gavel FIFO with space sharing: waiting jobs join a running job when the pair gains enough",
+        oracle: false,
+        params: "packing_threshold=1.5, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::FifoPacked, true)),
     },
     PolicyEntry {
         name: "gavel-fifo-agnostic",

@@ -283,6 +283,169 @@ pub fn max_throughput(
     Ok(TimeFractions { fractions, objective: solution.objective, stats: solution.stats })
 }
 
+/// Inputs of the space-sharing LPs: the base inputs plus, for each job, its template and the
+/// rates of every pair of templates sharing a GPU type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackingInput {
+    /// Throughputs alone, scale factors, weights and capacities.
+    pub base: AllocationInput,
+    /// Each job's template (model and scale factor), an index into `pair_rates`.
+    pub templates: Vec<usize>,
+    /// `pair_rates[a][b][j]`: the rates `(of a, of b)` of templates `a` and `b` sharing GPUs of
+    /// type `j`; `(0, 0)` where they cannot share or the pair was not measured.
+    pub pair_rates: Vec<Vec<Vec<(f64, f64)>>>,
+}
+
+/// A space-sharing allocation: time fractions of each job alone and of pairs of jobs sharing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackedFractions {
+    /// `singles[m][j]`: job `m` alone on type `j`.
+    pub singles: Vec<Vec<f64>>,
+    /// `((m, n), fractions)` with `m < n`: jobs `m` and `n` sharing, per type; only pairs with
+    /// some time are listed.
+    pub pairs: Vec<((usize, usize), Vec<f64>)>,
+    /// The smallest normalised rate.
+    pub objective: f64,
+    /// Sizes and timings of the LP solves.
+    pub stats: SolveStats,
+}
+
+/// Max-min fairness with space sharing (Gavel's `MaxMinFairnessPolicyWithPacking`): as
+/// [`max_min_fairness`], with a variable for each pair of jobs of the same scale factor that can
+/// share a GPU type. A job's rate counts its time alone and its time in each pair at the pair's
+/// rate; its time alone and in pairs sums to at most 1; a pair uses its GPUs once.
+///
+/// Jobs with the same template, weight and usable types form classes; by the same symmetry
+/// argument as [`JobClasses`], one variable per (class, type) and per (class pair, type)
+/// suffices: a job of class `a` shares with each of the `n_b` jobs of class `b` (`n_a - 1`
+/// for `b = a`) for the same fraction. Normalisation: each job's throughput under the
+/// heterogeneity-agnostic allocation without sharing, as for [`max_min_fairness`].
+pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result<PackedFractions, SolverError> {
+    let base = &input.base;
+    let jobs = base.throughputs.len();
+    let types = base.capacity.len();
+    let isolated = max_min_fairness(base, false, backend)?;
+    let demand: Vec<f64> = (0..jobs)
+        .map(|m| {
+            let iso: f64 = base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum();
+            base.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(base.scale_factors[m])
+        })
+        .collect();
+    // Classes: same template, weight (in the demand) and usable types.
+    let mut index: HashMap<(usize, u64, Vec<bool>), usize> = HashMap::new();
+    let mut representatives: Vec<usize> = Vec::new();
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut class_of: Vec<usize> = Vec::with_capacity(jobs);
+    for (m, row) in base.throughputs.iter().enumerate() {
+        let usable = row.iter().map(|rate| *rate > 0.0).collect();
+        let key = (input.templates[m], demand[m].to_bits(), usable);
+        let class = *index.entry(key).or_insert_with(|| {
+            representatives.push(m);
+            sizes.push(0);
+            representatives.len() - 1
+        });
+        sizes[class] += 1;
+        class_of.push(class);
+    }
+    let classes = representatives.len();
+    let mut lp = LinearProgram::new("max-min fairness (packed)", Sense::Maximize);
+    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+    lp.objective(objective, 1.0);
+    let singles: Vec<Vec<_>> = representatives
+        .iter()
+        .map(|&m| {
+            base.throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect()
+        })
+        .collect();
+    // Pair variables (a <= b), per type, where both can share.
+    let mut pairs: Vec<(usize, usize, Vec<Option<schedlab_solver::Var>>)> = Vec::new();
+    for a in 0..classes {
+        for b in a..classes {
+            let (ma, mb) = (representatives[a], representatives[b]);
+            if base.scale_factors[ma] != base.scale_factors[mb] || (a == b && sizes[a] < 2) {
+                continue;
+            }
+            let vars: Vec<Option<_>> = (0..types)
+                .map(|j| {
+                    let (rate_a, rate_b) = input.pair_rates[input.templates[ma]][input.templates[mb]][j];
+                    let usable =
+                        rate_a > 0.0 && rate_b > 0.0 && base.throughputs[ma][j] > 0.0 && base.throughputs[mb][j] > 0.0;
+                    usable.then(|| lp.variable(0.0, 1.0))
+                })
+                .collect();
+            if vars.iter().any(Option::is_some) {
+                pairs.push((a, b, vars));
+            }
+        }
+    }
+    let partners = |a: usize, b: usize| -> f64 { if a == b { sizes[a] as f64 - 1.0 } else { sizes[b] as f64 } };
+    for a in 0..classes {
+        let m = representatives[a];
+        let mut time: Vec<_> = singles[a].iter().map(|&var| (var, 1.0)).collect();
+        let mut rate: Vec<_> = singles[a].iter().zip(&base.throughputs[m]).map(|(&var, t)| (var, -t)).collect();
+        for (pa, pb, vars) in &pairs {
+            let other = match (*pa == a, *pb == a) {
+                (true, _) => *pb,
+                (false, true) => *pa,
+                _ => continue,
+            };
+            let count = partners(a, other);
+            for (j, var) in vars.iter().enumerate() {
+                let Some(var) = var else { continue };
+                let (rate_a, rate_b) =
+                    input.pair_rates[input.templates[representatives[*pa]]][input.templates[representatives[*pb]]][j];
+                // Within a same-class pair both jobs run at the first rate.
+                let own = if *pa == a { rate_a } else { rate_b };
+                time.push((*var, count));
+                rate.push((*var, -own * count));
+            }
+        }
+        lp.constraint(time, Comparison::AtMost, 1.0);
+        rate.push((objective, demand[m]));
+        lp.constraint(rate, Comparison::AtMost, 0.0);
+    }
+    for j in 0..types {
+        let mut terms: Vec<_> = (0..classes)
+            .map(|a| (singles[a][j], f64::from(base.scale_factors[representatives[a]]) * sizes[a] as f64))
+            .collect();
+        for (a, b, vars) in &pairs {
+            if let Some(var) = vars[j] {
+                let pair_count =
+                    if a == b { (sizes[*a] * (sizes[*a] - 1)) as f64 / 2.0 } else { (sizes[*a] * sizes[*b]) as f64 };
+                terms.push((var, f64::from(base.scale_factors[representatives[*a]]) * pair_count));
+            }
+        }
+        lp.constraint(terms, Comparison::AtMost, f64::from(base.capacity[j]));
+    }
+    let solution = solve(&lp, backend)?;
+    let value = |var| (solution.value(var) * 1e9).round().clamp(0.0, 1e9) / 1e9;
+    let single_fractions =
+        class_of.iter().map(|&class| singles[class].iter().map(|&var| value(var)).collect()).collect();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); classes];
+    for (m, &class) in class_of.iter().enumerate() {
+        members[class].push(m);
+    }
+    let mut pair_fractions = Vec::new();
+    for (a, b, vars) in &pairs {
+        let fractions: Vec<f64> = vars.iter().map(|var| var.map_or(0.0, value)).collect();
+        if fractions.iter().all(|fraction| *fraction <= 0.0) {
+            continue;
+        }
+        for (position, &m) in members[*a].iter().enumerate() {
+            let others: &[usize] = if a == b { &members[*a][position + 1..] } else { &members[*b] };
+            for &n in others {
+                pair_fractions.push(((m.min(n), m.max(n)), fractions.clone()));
+            }
+        }
+    }
+    pair_fractions.sort_by_key(|entry| entry.0);
+    let objective = solution.value(objective);
+    let mut stats = solution.stats;
+    stats.build_time += isolated.stats.build_time;
+    stats.solve_time += isolated.stats.solve_time;
+    Ok(PackedFractions { singles: single_fractions, pairs: pair_fractions, objective, stats })
+}
+
 /// Jobs grouped into classes of identical LP rows: same throughputs, scale factor and demand
 /// (for max-min fairness, the demand folds in the weight and equal share).
 ///
@@ -570,5 +733,36 @@ mod tests {
         assert!(close(cheap.fractions[0][1], 1.0) && close(cheap.objective, 1.0), "{cheap:?}");
         let fast = max_throughput(&single, None, true, Backend::MicroLp).unwrap();
         assert!(close(fast.fractions[0][0], 1.0) && close(fast.objective, 3.0), "{fast:?}");
+    }
+
+    #[test]
+    fn packing_shares_a_gpu_when_the_pair_beats_time_slicing() {
+        // One GPU. A runs at 10 steps/s alone and 6 sharing with B; B at 4 alone, 3 sharing.
+        // Agnostic: half the GPU each, iso = (5, 2). With sA, sB alone and p shared
+        // (sA + sB + p <= 1): A's normalised rate is (10 sA + 6 p) / 5 and B's (4 sB + 3 p) / 2.
+        // Time slicing alone gives both 1; sharing all the time gives min(1.2, 1.5). Equalising
+        // with sB = 0 and sA = 1 - p: 2 - 0.8 p = 1.5 p, so p = 20/23, sA = 3/23 and
+        // t = 30/23 (the best mix: any sB > 0 lowers A more than it raises B).
+        let input = PackingInput {
+            base: AllocationInput {
+                throughputs: vec![vec![10.0], vec![4.0]],
+                scale_factors: vec![1, 1],
+                weights: vec![1.0, 1.0],
+                capacity: vec![1],
+            },
+            templates: vec![0, 1],
+            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(6.0, 3.0)]], vec![vec![(3.0, 6.0)], vec![(0.0, 0.0)]]],
+        };
+        let result = max_min_fairness_packed(&input, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 30.0 / 23.0), "{result:?}");
+        assert_eq!(result.pairs.len(), 1, "{result:?}");
+        assert_eq!(result.pairs[0].0, (0, 1));
+        assert!(close(result.pairs[0].1[0], 20.0 / 23.0), "{result:?}");
+        assert!(close(result.singles[0][0], 3.0 / 23.0) && close(result.singles[1][0], 0.0), "{result:?}");
+        // Pairs that cannot share (rates 0) leave plain max-min fairness: both get 1/2.
+        let mut apart = input.clone();
+        apart.pair_rates = vec![vec![vec![(0.0, 0.0)]; 2]; 2];
+        let result = max_min_fairness_packed(&apart, Backend::MicroLp).unwrap();
+        assert!(result.pairs.is_empty() && close(result.objective, 1.0), "{result:?}");
     }
 }

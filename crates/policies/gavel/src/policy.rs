@@ -1,6 +1,9 @@
 //! Gavel's round-based scheduling on top of an allocation LP.
 
-use crate::allocation::{AllocationInput, finish_time_fairness, makespan, max_min_fairness, max_throughput};
+use crate::allocation::{
+    AllocationInput, PackingInput, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
+    max_throughput,
+};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, Policy, PolicyError,
@@ -44,7 +47,29 @@ fn parse_costs(text: &str) -> Result<Vec<(String, f64)>, String> {
         .collect()
 }
 
-/// Per-job bookkeeping of the round mechanism.
+/// Two templates, `(job type, scale, job type, scale)`, for the co-located rate cache.
+type PairKey = (Arc<str>, u32, Arc<str>, u32);
+
+/// What the round mechanism schedules: one job alone, or two jobs sharing GPUs (packing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Combo {
+    /// A job alone.
+    Single(JobId),
+    /// Two jobs sharing the same GPUs, lower id first.
+    Pair(JobId, JobId),
+}
+
+impl Combo {
+    fn jobs(self) -> impl Iterator<Item = JobId> {
+        let (first, second) = match self {
+            Combo::Single(job) => (job, None),
+            Combo::Pair(a, b) => (a, Some(b)),
+        };
+        std::iter::once(first).chain(second)
+    }
+}
+
+/// Per-combination bookkeeping of the round mechanism.
 #[derive(Clone, Debug, Default)]
 struct JobAccount {
     /// Time fraction per GPU type from the last allocation.
@@ -58,8 +83,12 @@ struct JobAccount {
 pub enum GavelKind {
     /// Max-min fairness (LAS): `gavel-las`.
     MaxMinFairness,
+    /// Max-min fairness with space sharing: `gavel-las-packed`.
+    MaxMinFairnessPacked,
     /// FIFO: `gavel-fifo`.
     Fifo,
+    /// FIFO with space sharing: `gavel-fifo-packed`.
+    FifoPacked,
     /// Finish-time fairness (Themis): `gavel-ftf`.
     FinishTimeFairness,
     /// Makespan: `gavel-makespan`.
@@ -74,6 +103,8 @@ pub enum GavelKind {
 enum Objective {
     /// Max-min fairness (LAS) from the LP.
     MaxMinFairness,
+    /// Max-min fairness with pairs of jobs sharing GPUs.
+    MaxMinFairnessPacked,
     /// Finish-time fairness, by iterated LPs.
     FinishTimeFairness {
         /// Stop when an LP step improves by less than this factor.
@@ -94,11 +125,16 @@ enum Objective {
     /// Aware ("perf" mode): recomputed from scratch, each job on its fastest type with room.
     /// Agnostic ("base" mode): assignments persist; a finished job's type goes to the next
     /// waiting job if it fits; the rest get a random type with room.
+    /// Packing mode (aware): then the jobs still waiting, in order, each join the scheduled
+    /// single job whose pair gains most, if the pair's normalised throughput exceeds
+    /// `packing_threshold`; the first that finds none ends the packing.
     Fifo {
         /// Persistent assignments (agnostic mode).
         assigned: BTreeMap<JobId, usize>,
         /// Seeded random choice of types (agnostic mode); boxed, as it is large.
         rng: Box<rand_chacha::ChaCha8Rng>,
+        /// Packing mode's threshold on `packed_a / iso_a + packed_b / iso_b` (Gavel: 1.5).
+        packing_threshold: Option<f64>,
     },
 }
 
@@ -121,7 +157,9 @@ pub struct Gavel {
     backend: Backend,
     table: Arc<ThroughputTable>,
     placer: Placer,
-    jobs: BTreeMap<JobId, JobAccount>,
+    accounts: BTreeMap<Combo, JobAccount>,
+    /// Co-located rates by (job type, scale, job type, scale), per GPU type of the cluster.
+    pair_cache: HashMap<PairKey, Vec<(f64, f64)>>,
     /// GPU-seconds given out per type since the allocation was computed.
     given: Vec<f64>,
     computed_at: Option<Time>,
@@ -145,14 +183,18 @@ impl Gavel {
         use rand::SeedableRng;
         let mut reader = params.reader();
         let objective = match kind {
-            GavelKind::Fifo => {
+            GavelKind::Fifo | GavelKind::FifoPacked => {
                 let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
+                let packing_threshold =
+                    if kind == GavelKind::FifoPacked { Some(reader.f64("packing_threshold", 1.5)?) } else { None };
                 Objective::Fifo {
                     assigned: BTreeMap::new(),
                     rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64)),
+                    packing_threshold,
                 }
             }
             GavelKind::MaxMinFairness => Objective::MaxMinFairness,
+            GavelKind::MaxMinFairnessPacked => Objective::MaxMinFairnessPacked,
             GavelKind::FinishTimeFairness => Objective::FinishTimeFairness {
                 tolerance: reader.positive_f64("tolerance", 1e-4)?,
                 max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
@@ -170,7 +212,7 @@ impl Gavel {
         };
         let round = reader.positive_f64("round", 360.0)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
-        let backend: Backend = if kind == GavelKind::Fifo {
+        let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) {
             Backend::default()
         } else {
             reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
@@ -200,7 +242,8 @@ impl Gavel {
             backend,
             table,
             placer: Placer::default(),
-            jobs: BTreeMap::new(),
+            accounts: BTreeMap::new(),
+            pair_cache: HashMap::new(),
             given: Vec::new(),
             computed_at: None,
             stale: true,
@@ -239,7 +282,8 @@ impl Gavel {
         Ok(row)
     }
 
-    /// Books the GPU time running jobs received since the last call.
+    /// Books the GPU time running jobs received since the last call: a sharing pair's GPUs
+    /// count once, for the pair.
     fn account(&mut self, context: &Context<'_>) {
         let types = context.cluster.spec().gpu_types().len();
         if self.given.len() != types {
@@ -249,15 +293,64 @@ impl Gavel {
             let elapsed = context.now - last;
             for job in context.jobs.running() {
                 let allocation = job.allocation.as_ref().expect("running jobs have allocations");
+                let combo = match allocation.colocated_with {
+                    Some(partner) if partner < job.id => continue,
+                    Some(partner) => Combo::Pair(job.id, partner),
+                    None => Combo::Single(job.id),
+                };
                 let gpu_type = context.cluster.spec().node(allocation.parts[0].0).gpu_type.index();
                 let gpu_seconds = f64::from(allocation.gpus()) * elapsed;
                 self.given[gpu_type] += gpu_seconds;
-                if let Some(account) = self.jobs.get_mut(&job.id) {
+                if let Some(account) = self.accounts.get_mut(&combo) {
                     account.received[gpu_type] += gpu_seconds;
                 }
             }
         }
         self.last_call = Some(context.now);
+    }
+
+    /// The packing LP's inputs: templates of the active jobs and their co-located rates.
+    fn packing_input(&mut self, input: AllocationInput, active: &[&JobView], cluster: &ClusterView) -> PackingInput {
+        let mut template_ids: HashMap<(Arc<str>, u32), usize> = HashMap::new();
+        let mut templates_list: Vec<(Arc<str>, u32)> = Vec::new();
+        let templates: Vec<usize> = active
+            .iter()
+            .map(|job| {
+                *template_ids.entry((job.job_type.clone(), job.gpus)).or_insert_with(|| {
+                    templates_list.push((job.job_type.clone(), job.gpus));
+                    templates_list.len() - 1
+                })
+            })
+            .collect();
+        let names = cluster.spec().gpu_types();
+        let pair_rates = templates_list
+            .iter()
+            .map(|(type_a, scale_a)| {
+                templates_list
+                    .iter()
+                    .map(|(type_b, scale_b)| {
+                        if scale_a != scale_b {
+                            return vec![(0.0, 0.0); names.len()];
+                        }
+                        let key = (type_a.clone(), *scale_a, type_b.clone(), *scale_b);
+                        self.pair_cache
+                            .entry(key)
+                            .or_insert_with(|| {
+                                names
+                                    .iter()
+                                    .map(|name| {
+                                        self.table
+                                            .colocated((type_a, *scale_a), (type_b, *scale_b), name)
+                                            .unwrap_or((0.0, 0.0))
+                                    })
+                                    .collect()
+                            })
+                            .clone()
+                    })
+                    .collect()
+            })
+            .collect();
+        PackingInput { base: input, templates, pair_rates }
     }
 
     fn recompute(&mut self, context: &Context<'_>) -> Result<(), PolicyError> {
@@ -273,7 +366,13 @@ impl Gavel {
         };
         let backend = self.backend;
         let aware = self.aware;
-        let error = |error: schedlab_solver::SolverError| PolicyError::Solver(format!("{}: {error}", self.name));
+        let name = self.name.clone();
+        let error = move |error: schedlab_solver::SolverError| PolicyError::Solver(format!("{name}: {error}"));
+        let packing = matches!(
+            self.objective,
+            Objective::MaxMinFairnessPacked | Objective::Fifo { packing_threshold: Some(_), .. }
+        )
+        .then(|| self.packing_input(input.clone(), &active, context.cluster));
         let remaining = || -> Vec<f64> {
             active
                 .iter()
@@ -284,7 +383,14 @@ impl Gavel {
                 })
                 .collect()
         };
+        let mut pairs: Vec<((usize, usize), Vec<f64>)> = Vec::new();
         let (fractions, solves) = match &mut self.objective {
+            Objective::MaxMinFairnessPacked => {
+                let packing = packing.expect("built above for the packed objective");
+                let result = max_min_fairness_packed(&packing, backend).map_err(error)?;
+                pairs = result.pairs;
+                (result.singles, vec![result.stats])
+            }
             Objective::MaxMinFairness => {
                 let result = max_min_fairness(&input, aware, backend).map_err(error)?;
                 (result.fractions, vec![result.stats])
@@ -319,9 +425,18 @@ impl Gavel {
                 let result = max_throughput(&input, costs.as_deref(), aware, backend).map_err(error)?;
                 (result.fractions, vec![result.stats])
             }
-            Objective::Fifo { assigned, rng } => {
+            Objective::Fifo { assigned, rng, packing_threshold } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
-                (fifo_allocation(&input, &ids, aware, assigned, rng), Vec::new())
+                let (mut rows, waiting) = fifo_allocation(&input, &ids, aware, assigned, rng);
+                if let (Some(threshold), Some(packing)) = (*packing_threshold, &packing) {
+                    for (m, n, gpu_type) in fifo_pack(packing, &ids, &rows, &waiting, threshold) {
+                        rows[m][gpu_type] = 0.0;
+                        let mut row = vec![0.0; input.capacity.len()];
+                        row[gpu_type] = 1.0;
+                        pairs.push(((m.min(n), m.max(n)), row));
+                    }
+                }
+                (rows, Vec::new())
             }
         };
         for stats in solves {
@@ -336,97 +451,127 @@ impl Gavel {
         let types = input.capacity.len();
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
         // break by job id and type order rather than by the last bits of the simplex.
-        self.jobs = active
+        let round =
+            |fractions: Vec<f64>| fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect();
+        self.accounts = active
             .iter()
             .zip(fractions)
             .map(|(job, fractions)| {
-                let allocation = fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect();
-                (job.id, JobAccount { allocation, received: vec![0.0; types] })
+                (Combo::Single(job.id), JobAccount { allocation: round(fractions), received: vec![0.0; types] })
             })
             .collect();
+        for ((m, n), fractions) in pairs {
+            let combo = Combo::Pair(active[m].id.min(active[n].id), active[m].id.max(active[n].id));
+            self.accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![0.0; types] });
+        }
         self.given = vec![0.0; types];
         self.computed_at = Some(context.now);
         self.stale = false;
         Ok(())
     }
 
-    /// (priority, job, type) for every job and type it has time on, highest priority first.
-    fn ranked(&self, candidates: impl Iterator<Item = JobId>) -> Vec<(f64, JobId, usize)> {
+    /// (priority, combination, type) for every combination whose jobs all pass `eligible` and
+    /// every type it has time on, highest priority first.
+    fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
         let mut pairs = Vec::new();
-        for id in candidates {
-            let Some(account) = self.jobs.get(&id) else { continue };
+        for (&combo, account) in &self.accounts {
+            if !combo.jobs().all(&eligible) {
+                continue;
+            }
             for (gpu_type, &fraction) in account.allocation.iter().enumerate() {
                 if fraction <= 1e-9 {
                     continue;
                 }
                 let share =
                     if self.given[gpu_type] > 0.0 { account.received[gpu_type] / self.given[gpu_type] } else { 0.0 };
-                // As Gavel: a job that received nothing on this type gets a large finite priority
-                // scaled by its allocation, so that newly added jobs run in proportion to it.
+                // As Gavel: a combination that received nothing on this type gets a large finite
+                // priority scaled by its allocation, so that new jobs run in proportion to it.
                 let priority = if share > 0.0 { fraction / share } else { fraction * 1e9 };
-                pairs.push((priority, id, gpu_type));
+                pairs.push((priority, combo, gpu_type));
             }
         }
         pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         pairs
     }
 
+    /// The allocation `combo` keeps if it already runs as such on `gpu_type` (lease extension).
+    fn lease(context: &Context<'_>, combo: Combo, gpu_type: usize) -> Option<Allocation> {
+        let (first, partner) = match combo {
+            Combo::Single(job) => (job, None),
+            Combo::Pair(a, b) => (a, Some(b)),
+        };
+        let allocation = context.jobs.get(first)?.allocation.as_ref()?;
+        let same_type = context.cluster.spec().node(allocation.parts[0].0).gpu_type.index() == gpu_type;
+        (same_type && allocation.colocated_with == partner).then(|| allocation.clone())
+    }
+
+    /// The jobs of `combo` on `allocation`: one entry alone, two sharing.
+    fn assign(combo: Combo, allocation: Allocation) -> Vec<(JobId, Allocation)> {
+        match combo {
+            Combo::Single(job) => vec![(job, Allocation { colocated_with: None, ..allocation })],
+            Combo::Pair(a, b) => vec![(a, allocation.clone().shared_with(b)), (b, allocation.shared_with(a))],
+        }
+    }
+
     /// A full round: select by per-type GPU budget in priority order, keep leases, place.
     fn round_decision(&self, context: &Context<'_>) -> Decision {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
-        let mut chosen: Vec<(JobId, usize)> = Vec::new();
-        for (_, id, gpu_type) in self.ranked(context.jobs.active().map(|job| job.id)) {
-            let gpus = context.jobs.get(id).expect("active").gpus;
-            if chosen.iter().any(|(known, _)| *known == id) || budget[gpu_type] < gpus {
+        let mut chosen: Vec<(Combo, usize)> = Vec::new();
+        let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
+        for (_, combo, gpu_type) in self.ranked(|id| context.jobs.get(id).is_some()) {
+            let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+            if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
                 continue;
             }
             budget[gpu_type] -= gpus;
-            chosen.push((id, gpu_type));
+            scheduled.extend(combo.jobs());
+            chosen.push((combo, gpu_type));
         }
         let mut plan = context.cluster.clone();
         for job in context.jobs.running() {
-            plan.release(job.allocation.as_ref().expect("running"), None);
+            let allocation = job.allocation.as_ref().expect("running");
+            if allocation.colocated_with.is_none_or(|partner| partner > job.id) {
+                plan.release(allocation, None);
+            }
         }
         let mut desired: Vec<(JobId, Allocation)> = Vec::new();
         let mut to_place = Vec::new();
-        for &(id, gpu_type) in &chosen {
-            let job = context.jobs.get(id).expect("active");
-            let kept = job
-                .allocation
-                .as_ref()
-                .filter(|allocation| context.cluster.spec().node(allocation.parts[0].0).gpu_type.index() == gpu_type);
-            match kept {
+        for &(combo, gpu_type) in &chosen {
+            match Self::lease(context, combo, gpu_type) {
                 Some(allocation) => {
-                    plan.take(allocation, None).expect("a running job's own GPUs are free in the plan");
-                    desired.push((id, allocation.clone()));
+                    plan.take(&allocation, None).expect("a running job's own GPUs are free in the plan");
+                    desired.extend(Self::assign(combo, allocation));
                 }
-                None => to_place.push((id, gpu_type)),
+                None => to_place.push((combo, gpu_type)),
             }
         }
-        for (id, gpu_type) in to_place {
-            let job = context.jobs.get(id).expect("active");
-            if let Some(allocation) = self.placer.place_on_type(&plan, job.gpus, GpuTypeId(gpu_type as u16), None) {
+        for (combo, gpu_type) in to_place {
+            let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+            if let Some(allocation) = self.placer.place_on_type(&plan, gpus, GpuTypeId(gpu_type as u16), None) {
                 plan.take(&allocation, None).expect("the placer only returns free resources");
-                desired.push((id, allocation));
+                desired.extend(Self::assign(combo, allocation));
             }
         }
         Decision::reconcile(context.jobs.running_allocations(), desired, self.next_round)
     }
 
-    /// Between rounds: start waiting jobs on free GPUs in priority order, preempting nobody.
+    /// Between rounds: start combinations whose jobs all wait on free GPUs in priority order,
+    /// preempting nobody.
     fn fill_decision(&self, context: &Context<'_>) -> Decision {
         let mut plan = context.cluster.clone();
         let mut start: Vec<(JobId, Allocation)> = Vec::new();
-        for (_, id, gpu_type) in self.ranked(context.jobs.queued().map(|job| job.id)) {
-            if start.iter().any(|(known, _)| *known == id) {
+        let waiting = |id: JobId| context.jobs.get(id).is_some_and(|job| !job.is_running());
+        for (_, combo, gpu_type) in self.ranked(waiting) {
+            if combo.jobs().any(|id| start.iter().any(|(known, _)| *known == id)) {
                 continue;
             }
-            let job = context.jobs.get(id).expect("active");
-            if let Some(allocation) = self.placer.place_on_type(&plan, job.gpus, GpuTypeId(gpu_type as u16), None) {
+            let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+            if let Some(allocation) = self.placer.place_on_type(&plan, gpus, GpuTypeId(gpu_type as u16), None) {
                 plan.take(&allocation, None).expect("the placer only returns free resources");
-                start.push((id, allocation));
+                start.extend(Self::assign(combo, allocation));
             }
         }
+        start.sort_by_key(|entry| entry.0);
         Decision { start, preempt: Vec::new(), next_tick: self.next_round }
     }
 }
@@ -438,7 +583,7 @@ fn fifo_allocation(
     aware: bool,
     assigned: &mut BTreeMap<JobId, usize>,
     rng: &mut rand_chacha::ChaCha8Rng,
-) -> Vec<Vec<f64>> {
+) -> (Vec<Vec<f64>>, Vec<JobId>) {
     use rand::Rng;
     let index_of: BTreeMap<JobId, usize> = ids.iter().enumerate().map(|(index, id)| (*id, index)).collect();
     let mut available: Vec<u32> = input.capacity.clone();
@@ -466,7 +611,13 @@ fn fifo_allocation(
             }
         }
     }
-    while let Some(id) = queue.pop_front() {
+    // As Gavel: stop when no GPU is free; a job that finds no type with room for its scale
+    // factor is taken off the queue and ends the loop (it does not take part in packing).
+    while let Some(id) = queue.front().copied() {
+        if available.iter().all(|&gpus| gpus == 0) {
+            break;
+        }
+        queue.pop_front();
         let index = index_of[&id];
         let scale = input.scale_factors[index];
         let fitting: Vec<usize> = (0..available.len())
@@ -490,7 +641,8 @@ fn fifo_allocation(
         assigned.insert(id, gpu_type);
         available[gpu_type] -= scale;
     }
-    ids.iter()
+    let rows = ids
+        .iter()
         .map(|id| {
             let mut row = vec![0.0; input.capacity.len()];
             if let Some(&gpu_type) = assigned.get(id) {
@@ -498,7 +650,55 @@ fn fifo_allocation(
             }
             row
         })
-        .collect()
+        .collect();
+    (rows, queue.into_iter().collect())
+}
+
+/// Gavel's FIFO packing step (`FIFOPolicy._pack`): each job still waiting, in arrival order,
+/// joins the scheduled single job (same scale factor, not yet paired) whose pair has the
+/// largest normalised throughput `packed_a / iso_a + packed_b / iso_b` on that job's type, if
+/// that exceeds `threshold`; the first waiting job that finds no partner ends the packing, so
+/// no job jumps the queue. Returns `(scheduled, joining, type)` as indices into `ids`.
+fn fifo_pack(
+    packing: &PackingInput,
+    ids: &[JobId],
+    rows: &[Vec<f64>],
+    waiting: &[JobId],
+    threshold: f64,
+) -> Vec<(usize, usize, usize)> {
+    let index_of: BTreeMap<JobId, usize> = ids.iter().enumerate().map(|(index, id)| (*id, index)).collect();
+    let mut singles: BTreeMap<usize, usize> = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(m, row)| row.iter().position(|fraction| *fraction > 0.0).map(|gpu_type| (m, gpu_type)))
+        .collect();
+    let base = &packing.base;
+    let mut pairs = Vec::new();
+    for id in waiting {
+        let joining = index_of[id];
+        let mut best: Option<(f64, usize)> = None;
+        for (&scheduled, &gpu_type) in &singles {
+            if base.scale_factors[scheduled] != base.scale_factors[joining] {
+                continue;
+            }
+            let (own, other) = packing.pair_rates[packing.templates[scheduled]][packing.templates[joining]][gpu_type];
+            let isolated = (base.throughputs[scheduled][gpu_type], base.throughputs[joining][gpu_type]);
+            let mut normalised = 0.0;
+            if own > 0.0 && isolated.0 > 0.0 {
+                normalised += own / isolated.0;
+            }
+            if other > 0.0 && isolated.1 > 0.0 {
+                normalised += other / isolated.1;
+            }
+            if normalised > best.map_or(threshold, |(value, _)| value) {
+                best = Some((normalised, scheduled));
+            }
+        }
+        let Some((_, scheduled)) = best else { break };
+        let gpu_type = singles.remove(&scheduled).expect("a scheduled single");
+        pairs.push((scheduled, joining, gpu_type));
+    }
+    pairs
 }
 
 impl Policy for Gavel {
@@ -524,7 +724,7 @@ impl Policy for Gavel {
             self.stale = true;
         }
         if context.jobs.n_active() == 0 {
-            self.jobs.clear();
+            self.accounts.clear();
             self.next_round = None;
             return Ok(Decision::none());
         }

@@ -209,3 +209,64 @@ fn cost_needs_a_price_for_every_gpu_type_of_the_cluster() {
         .to_string();
     assert!(error.contains("parameter 'costs': expected type:price pairs"), "{error}");
 }
+
+/// One v100 with A (10 steps/s alone, 6 sharing with B) and B (4 alone, 3 sharing).
+fn packing_table(test: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-{test}.json", std::process::id()));
+    let json = r#"{
+        "v100": {
+            "('A', 1)": {"null": 10.0, "('B', 1)": [6.0, 3.0]},
+            "('B', 1)": {"null": 4.0, "('A', 1)": [3.0, 6.0]}
+        }
+    }"#;
+    std::fs::write(&path, json).unwrap();
+    path
+}
+
+#[test]
+fn fifo_packs_a_waiting_job_only_when_the_pair_gains_enough() {
+    // A is first and takes the v100. B waits; sharing would give 6/10 + 3/4 = 1.35 of the two
+    // jobs' isolated throughputs. Gavel's threshold 1.5 refuses: A ends at 60 s, then B runs
+    // alone, 600 / 4 = 150 s, to 210 s. A threshold of 1.2 accepts: A ends at 600 / 6 = 100 s,
+    // B has 300 steps by then and finishes alone at 4/s at 175 s.
+    let path = packing_table("fifo-packing");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 600.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    for (threshold, expected) in [(1.5, vec![60.0, 210.0]), (1.2, vec![100.0, 175.0])] {
+        let name = format!("gavel-fifo-packed[packing_threshold={threshold},throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::FifoPacked, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+        assert_eq!(jcts, expected, "threshold {threshold}");
+    }
+}
+
+#[test]
+fn packing_runs_a_pair_on_one_gpu_and_the_survivor_alone() {
+    // One v100. A: 10 steps/s alone, 6 sharing with B; B: 4 alone, 3 sharing. The packed LP
+    // gives the pair 20/23 of the GPU and A alone 3/23 (see the allocation tests), so the
+    // first round runs the pair. A's 600 steps end at 100 s; B has done 300 and runs alone at
+    // 4/s on the same GPU without a restart: it ends at 175 s.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-packing.json", std::process::id()));
+    let json = r#"{
+        "v100": {
+            "('A', 1)": {"null": 10.0, "('B', 1)": [6.0, 3.0]},
+            "('B', 1)": {"null": 4.0, "('A', 1)": [3.0, 6.0]}
+        }
+    }"#;
+    std::fs::write(&path, json).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 600.0)];
+    let mut gavel =
+        build(&format!("gavel-las-packed[throughputs={}]", path.display()), GavelKind::MaxMinFairnessPacked, true);
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![100.0, 175.0]);
+    assert_eq!((result.jobs[0].restarts, result.jobs[1].restarts), (0, 0));
+}
