@@ -319,7 +319,8 @@ pub struct PackedFractions {
 /// argument as [`JobClasses`], one variable per (class, type) and per (class pair, type)
 /// suffices: a job of class `a` shares with each of the `n_b` jobs of class `b` (`n_a - 1`
 /// for `b = a`) for the same fraction. Normalisation: each job's throughput under the
-/// heterogeneity-agnostic allocation without sharing, as for [`max_min_fairness`].
+/// heterogeneity-agnostic allocation without sharing, as for [`max_min_fairness`]. Pairs that
+/// do not beat time slicing on a type get no variable there (this leaves the optimum as is).
 pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result<PackedFractions, SolverError> {
     let base = &input.base;
     let jobs = base.throughputs.len();
@@ -368,9 +369,13 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
             let vars: Vec<Option<_>> = (0..types)
                 .map(|j| {
                     let (rate_a, rate_b) = input.pair_rates[input.templates[ma]][input.templates[mb]][j];
-                    let usable =
-                        rate_a > 0.0 && rate_b > 0.0 && base.throughputs[ma][j] > 0.0 && base.throughputs[mb][j] > 0.0;
-                    usable.then(|| lp.variable(0.0, 1.0))
+                    let (alone_a, alone_b) = (base.throughputs[ma][j], base.throughputs[mb][j]);
+                    // A pair whose rates sum to at most one GPU's worth of the two jobs alone
+                    // (rate_a / alone_a + rate_b / alone_b <= 1) is never better than slicing
+                    // the GPU between them, which also uses less of each job's time: leaving
+                    // it out does not change the optimum.
+                    let gains = alone_a > 0.0 && alone_b > 0.0 && rate_a / alone_a + rate_b / alone_b > 1.0;
+                    (rate_a > 0.0 && rate_b > 0.0 && gains).then(|| lp.variable(0.0, 1.0))
                 })
                 .collect();
             if vars.iter().any(Option::is_some) {

@@ -154,6 +154,10 @@ pub struct Gavel {
     aware: bool,
     round: f64,
     min_interval: f64,
+    /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
+    type_order: Vec<String>,
+    /// Gavel's quirk: start nothing between rounds (new jobs idle until the next round).
+    idle_until_round: bool,
     backend: Backend,
     table: Arc<ThroughputTable>,
     placer: Placer,
@@ -174,7 +178,9 @@ impl Gavel {
     /// Builds one of Gavel's policies from its parameters; `aware` false gives the agnostic twin
     /// (every usable throughput taken as 1). Parameters every kind takes: `throughputs` (path in
     /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
-    /// `min_interval` (seconds between allocation recomputations, 0). LP kinds take `backend`
+    /// `min_interval` (seconds between allocation recomputations, 0), and two of Gavel's quirks,
+    /// off by default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this
+    /// order; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
     /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
     /// of types; finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost
     /// takes `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/`
@@ -211,6 +217,14 @@ impl Gavel {
             }
         };
         let round = reader.positive_f64("round", 360.0)?;
+        let type_order_text = reader.choice_text("type_order", "none")?;
+        let type_order: Vec<String> = type_order_text
+            .split('/')
+            .map(str::trim)
+            .filter(|name| !name.is_empty() && *name != "none")
+            .map(String::from)
+            .collect();
+        let idle_until_round = reader.bool("idle_until_round", false)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
         let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) {
             Backend::default()
@@ -239,6 +253,8 @@ impl Gavel {
             aware,
             round,
             min_interval,
+            type_order,
+            idle_until_round,
             backend,
             table,
             placer: Placer::default(),
@@ -518,14 +534,31 @@ impl Gavel {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
-        for (_, combo, gpu_type) in self.ranked(|id| context.jobs.get(id).is_some()) {
-            let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
-            if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
-                continue;
+        let ranked = self.ranked(|id| context.jobs.get(id).is_some());
+        // Default: all (combination, type) pairs in one priority order. With `type_order`
+        // (Gavel's quirk), one pass per type in that order, then the unlisted types.
+        let passes: Vec<Option<usize>> = if self.type_order.is_empty() {
+            vec![None]
+        } else {
+            let names = context.cluster.spec().gpu_types();
+            let mut order: Vec<usize> =
+                self.type_order.iter().filter_map(|name| names.iter().position(|known| known == name)).collect();
+            order.extend((0..names.len()).filter(|index| !order.contains(index)).collect::<Vec<_>>());
+            order.into_iter().map(Some).collect()
+        };
+        for pass in passes {
+            for &(_, combo, gpu_type) in &ranked {
+                if pass.is_some_and(|only| only != gpu_type) {
+                    continue;
+                }
+                let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+                if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
+                    continue;
+                }
+                budget[gpu_type] -= gpus;
+                scheduled.extend(combo.jobs());
+                chosen.push((combo, gpu_type));
             }
-            budget[gpu_type] -= gpus;
-            scheduled.extend(combo.jobs());
-            chosen.push((combo, gpu_type));
         }
         let mut plan = context.cluster.clone();
         for job in context.jobs.running() {
@@ -736,6 +769,9 @@ impl Policy for Gavel {
         if round_due {
             self.next_round = Some(context.now + self.round);
             return Ok(self.round_decision(context));
+        }
+        if self.idle_until_round {
+            return Ok(Decision { next_tick: self.next_round, ..Decision::none() });
         }
         Ok(self.fill_decision(context))
     }

@@ -270,3 +270,30 @@ fn packing_runs_a_pair_on_one_gpu_and_the_survivor_alone() {
     assert_eq!(jcts, vec![100.0, 175.0]);
     assert_eq!((result.jobs[0].restarts, result.jobs[1].restarts), (0, 0));
 }
+
+#[test]
+fn gavels_quirks_are_options_new_jobs_idle_and_types_fill_in_a_fixed_order() {
+    // One v100 and one k80. A arrives at 0 and, alone, gets the v100 (10 vs 1 steps/s). B
+    // arrives at 100 s; the new allocation gives it time on the k80, which is free. By default
+    // B starts there at once; with `idle_until_round` it waits for the next round at 360 s.
+    let path = table_file("quirks");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs = vec![
+        JobSpec::new(JobId(0), Time::ZERO, 1, "A", 36_000.0),
+        JobSpec::new(JobId(1), Time::from_secs(100.0), 1, "B", 3_600.0),
+    ];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let first_start = |extra: &str| {
+        let name = format!("gavel-las[{extra}throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::MaxMinFairness, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        assert_eq!(result.metrics.jobs_finished, 2);
+        result.jobs[1].first_start.unwrap()
+    };
+    assert_eq!(first_start(""), 100.0);
+    assert_eq!(first_start("idle_until_round=true,"), 360.0);
+    // A type order naming every type, or a partial one, still schedules everything.
+    assert_eq!(first_start("type_order=v100/k80,"), 100.0);
+    assert_eq!(first_start("type_order=k80,idle_until_round=true,"), 360.0);
+}
