@@ -128,6 +128,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Fifo, false)),
     },
     PolicyEntry {
+        name: "gavel-gandiva",
+        description: "Gandiva as Gavel simulates it: equal shares, random pairing of jobs when the cluster is full",
+        oracle: false,
+        params: "seed=0, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Gandiva, true)),
+    },
+    PolicyEntry {
         name: "gavel-ftf",
         description: "Gavel finish-time fairness (Themis): minimise the largest finish-time ratio (iterated LPs)",
         oracle: true,

@@ -89,6 +89,8 @@ pub enum GavelKind {
     Fifo,
     /// FIFO with space sharing: `gavel-fifo-packed`.
     FifoPacked,
+    /// Gandiva as Gavel simulates it (random pairing, equal shares): `gavel-gandiva`.
+    Gandiva,
     /// Finish-time fairness (Themis): `gavel-ftf`.
     FinishTimeFairness,
     /// Makespan: `gavel-makespan`.
@@ -105,6 +107,16 @@ enum Objective {
     MaxMinFairness,
     /// Max-min fairness with pairs of jobs sharing GPUs.
     MaxMinFairnessPacked,
+    /// Gavel's Gandiva (`scheduler/policies/gandiva.py`): an equal share of every type for each
+    /// combination; when the jobs ask for more GPUs than the cluster has, waiting jobs are paired
+    /// at random (same scale factor), and pairs whose normalised throughput summed over the
+    /// types falls below 1 are split again.
+    Gandiva {
+        /// Each paired job's partner.
+        partners: BTreeMap<JobId, JobId>,
+        /// Seeded random pairing; boxed, as it is large.
+        rng: Box<rand_chacha::ChaCha8Rng>,
+    },
     /// Finish-time fairness, by iterated LPs.
     FinishTimeFairness {
         /// Stop when an LP step improves by less than this factor.
@@ -200,6 +212,10 @@ impl Gavel {
                 }
             }
             GavelKind::MaxMinFairness => Objective::MaxMinFairness,
+            GavelKind::Gandiva => Objective::Gandiva {
+                partners: BTreeMap::new(),
+                rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(reader.f64("seed", 0.0)? as u64)),
+            },
             GavelKind::MaxMinFairnessPacked => Objective::MaxMinFairnessPacked,
             GavelKind::FinishTimeFairness => Objective::FinishTimeFairness {
                 tolerance: reader.positive_f64("tolerance", 1e-4)?,
@@ -226,7 +242,7 @@ impl Gavel {
             .collect();
         let idle_until_round = reader.bool("idle_until_round", false)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
-        let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) {
+        let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
             Backend::default()
         } else {
             reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
@@ -386,7 +402,9 @@ impl Gavel {
         let error = move |error: schedlab_solver::SolverError| PolicyError::Solver(format!("{name}: {error}"));
         let packing = matches!(
             self.objective,
-            Objective::MaxMinFairnessPacked | Objective::Fifo { packing_threshold: Some(_), .. }
+            Objective::MaxMinFairnessPacked
+                | Objective::Gandiva { .. }
+                | Objective::Fifo { packing_threshold: Some(_), .. }
         )
         .then(|| self.packing_input(input.clone(), &active, context.cluster));
         let remaining = || -> Vec<f64> {
@@ -440,6 +458,13 @@ impl Gavel {
                 }
                 let result = max_throughput(&input, costs.as_deref(), aware, backend).map_err(error)?;
                 (result.fractions, vec![result.stats])
+            }
+            Objective::Gandiva { partners, rng } => {
+                let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
+                let packing = packing.as_ref().expect("built above for Gandiva");
+                let (rows, combos) = gandiva_allocation(packing, &ids, partners, rng);
+                pairs = combos;
+                (rows, Vec::new())
             }
             Objective::Fifo { assigned, rng, packing_threshold } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
@@ -687,6 +712,99 @@ fn fifo_allocation(
     (rows, queue.into_iter().collect())
 }
 
+/// Gavel's Gandiva allocation (`GandivaPolicy.get_allocation`): returns single rows and pair
+/// rows (`(m, n)` indices into `ids`, `m < n`).
+fn gandiva_allocation(
+    packing: &PackingInput,
+    ids: &[JobId],
+    partners: &mut BTreeMap<JobId, JobId>,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> (Vec<Vec<f64>>, Vec<((usize, usize), Vec<f64>)>) {
+    use rand::Rng;
+    let base = &packing.base;
+    let index_of: BTreeMap<JobId, usize> = ids.iter().enumerate().map(|(index, id)| (*id, index)).collect();
+    let types = base.capacity.len();
+    // Split pairs with a departed job, and pairs whose normalised throughput summed over the
+    // types (Gavel's `_get_normalized_throughput`) is below 1 or that cannot share somewhere.
+    let normalised = |m: usize, n: usize| -> f64 {
+        let mut total = 0.0;
+        for j in 0..types {
+            let (own, other) = packing.pair_rates[packing.templates[m]][packing.templates[n]][j];
+            if own <= 0.0 || other <= 0.0 {
+                return 0.0;
+            }
+            total += own / base.throughputs[m][j].max(f64::MIN_POSITIVE)
+                + other / base.throughputs[n][j].max(f64::MIN_POSITIVE);
+        }
+        total
+    };
+    let stale: Vec<JobId> = partners
+        .iter()
+        .filter(|(job, partner)| match (index_of.get(job), index_of.get(partner)) {
+            (Some(&m), Some(&n)) => normalised(m, n) < 1.0,
+            _ => true,
+        })
+        .map(|(job, _)| *job)
+        .collect();
+    for job in stale {
+        if let Some(partner) = partners.remove(&job) {
+            partners.remove(&partner);
+        }
+    }
+    let requested: u64 = base.scale_factors.iter().map(|&scale| u64::from(scale)).sum();
+    let available: u64 = base.capacity.iter().map(|&gpus| u64::from(gpus)).sum();
+    let mut combos: Vec<(usize, Option<usize>)> = Vec::new();
+    if requested <= available {
+        // Everything fits: no packing, every job alone.
+        combos.extend((0..ids.len()).map(|m| (m, None)));
+    } else {
+        let mut unpaired: Vec<usize> = (0..ids.len()).filter(|m| !partners.contains_key(&ids[*m])).collect();
+        let attempts = unpaired.len();
+        for _ in 0..attempts {
+            if unpaired.len() < 2 {
+                break;
+            }
+            let first = rng.random_range(0..unpaired.len());
+            let mut second = rng.random_range(0..unpaired.len() - 1);
+            if second >= first {
+                second += 1;
+            }
+            let (m, n) = (unpaired[first], unpaired[second]);
+            if base.scale_factors[m] != base.scale_factors[n] {
+                continue;
+            }
+            unpaired.retain(|&job| job != m && job != n);
+            partners.insert(ids[m], ids[n]);
+            partners.insert(ids[n], ids[m]);
+        }
+        for m in 0..ids.len() {
+            match partners.get(&ids[m]) {
+                Some(partner) if index_of[partner] > m => combos.push((m, Some(index_of[partner]))),
+                Some(_) => {}
+                None => combos.push((m, None)),
+            }
+        }
+    }
+    // An equal share of every type per combination, divided by its scale factor, with each
+    // row scaled down to sum to at most 1.
+    let count = combos.len().max(1) as f64;
+    let mut rows = vec![vec![0.0; types]; ids.len()];
+    let mut pairs = Vec::new();
+    for (m, partner) in combos {
+        let scale = f64::from(base.scale_factors[m]);
+        let mut row: Vec<f64> = base.capacity.iter().map(|&gpus| f64::from(gpus) / count / scale).collect();
+        let sum: f64 = row.iter().sum();
+        if sum > 1.0 {
+            row.iter_mut().for_each(|fraction| *fraction /= sum);
+        }
+        match partner {
+            None => rows[m] = row,
+            Some(n) => pairs.push(((m, n), row)),
+        }
+    }
+    (rows, pairs)
+}
+
 /// Gavel's FIFO packing step (`FIFOPolicy._pack`): each job still waiting, in arrival order,
 /// joins the scheduled single job (same scale factor, not yet paired) whose pair has the
 /// largest normalised throughput `packed_a / iso_a + packed_b / iso_b` on that job's type, if
@@ -748,7 +866,7 @@ impl Policy for Gavel {
     }
 
     fn solver_stats(&self) -> Option<SolverStats> {
-        (!matches!(self.objective, Objective::Fifo { .. })).then(|| self.solver.clone())
+        (!matches!(self.objective, Objective::Fifo { .. } | Objective::Gandiva { .. })).then(|| self.solver.clone())
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {

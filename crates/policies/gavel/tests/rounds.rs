@@ -297,3 +297,24 @@ fn gavels_quirks_are_options_new_jobs_idle_and_types_fill_in_a_fixed_order() {
     assert_eq!(first_start("type_order=v100/k80,"), 100.0);
     assert_eq!(first_start("type_order=k80,idle_until_round=true,"), 360.0);
 }
+
+#[test]
+fn gavels_gandiva_pairs_jobs_only_when_the_cluster_is_full() {
+    // A and B (600 steps each) on one v100: they ask for 2 GPUs, more than the cluster has, so
+    // Gandiva pairs them (the only possible pair) and the pair gets the whole GPU: A ends at
+    // 600 / 6 = 100 s, B at 100 + 300 / 4 = 175 s. On two v100s both fit, nothing is packed:
+    // A alone ends at 60 s, B at 150 s.
+    let path = packing_table("gandiva");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 600.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    for (gpus, expected) in [(1, vec![100.0, 175.0]), (2, vec![60.0, 150.0])] {
+        let mut gavel = build(&format!("gavel-gandiva[throughputs={}]", path.display()), GavelKind::Gandiva, true);
+        let cluster = Arc::new(CompactCluster::parse(&format!("v100={gpus}"), 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+        assert_eq!(jcts, expected, "{gpus} GPUs");
+        assert!(result.solver.is_none(), "Gandiva solves no LP");
+    }
+}
