@@ -770,7 +770,10 @@ fn gandiva_allocation(
                 second += 1;
             }
             let (m, n) = (unpaired[first], unpaired[second]);
-            if base.scale_factors[m] != base.scale_factors[n] {
+            // Deviation: Gavel also forms pairs that cannot share (zero co-located throughput
+            // on some type) or that lose throughput, and splits them at its next allocation;
+            // such a pair can be placed where it makes no progress, which our engine refuses.
+            if base.scale_factors[m] != base.scale_factors[n] || normalised(m, n) < 1.0 {
                 continue;
             }
             unpaired.retain(|&job| job != m && job != n);
@@ -833,14 +836,13 @@ fn fifo_pack(
                 continue;
             }
             let (own, other) = packing.pair_rates[packing.templates[scheduled]][packing.templates[joining]][gpu_type];
+            if own <= 0.0 || other <= 0.0 {
+                // Cannot share on this type (Gavel only skips the zero term; with a threshold
+                // below 1 it could pair a job that then makes no progress).
+                continue;
+            }
             let isolated = (base.throughputs[scheduled][gpu_type], base.throughputs[joining][gpu_type]);
-            let mut normalised = 0.0;
-            if own > 0.0 && isolated.0 > 0.0 {
-                normalised += own / isolated.0;
-            }
-            if other > 0.0 && isolated.1 > 0.0 {
-                normalised += other / isolated.1;
-            }
+            let normalised = own / isolated.0.max(f64::MIN_POSITIVE) + other / isolated.1.max(f64::MIN_POSITIVE);
             if normalised > best.map_or(threshold, |(value, _)| value) {
                 best = Some((normalised, scheduled));
             }
