@@ -296,6 +296,9 @@ pub struct PackingInput {
     pub pair_rates: Vec<Vec<Vec<(f64, f64)>>>,
 }
 
+/// Time fractions per type of pairs of jobs sharing GPUs: `((m, n), fractions)`, `m < n`.
+pub type PairRows = Vec<((usize, usize), Vec<f64>)>;
+
 /// A space-sharing allocation: time fractions of each job alone and of pairs of jobs sharing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PackedFractions {
@@ -303,7 +306,7 @@ pub struct PackedFractions {
     pub singles: Vec<Vec<f64>>,
     /// `((m, n), fractions)` with `m < n`: jobs `m` and `n` sharing, per type; only pairs with
     /// some time are listed.
-    pub pairs: Vec<((usize, usize), Vec<f64>)>,
+    pub pairs: PairRows,
     /// The smallest normalised rate.
     pub objective: f64,
     /// Sizes and timings of the LP solves.

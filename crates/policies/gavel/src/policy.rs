@@ -1,7 +1,7 @@
 //! Gavel's round-based scheduling on top of an allocation LP.
 
 use crate::allocation::{
-    AllocationInput, PackingInput, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
+    AllocationInput, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
     max_throughput,
 };
 use schedlab_cluster::{Placer, ThroughputTable};
@@ -417,7 +417,7 @@ impl Gavel {
                 })
                 .collect()
         };
-        let mut pairs: Vec<((usize, usize), Vec<f64>)> = Vec::new();
+        let mut pairs: PairRows = Vec::new();
         let (fractions, solves) = match &mut self.objective {
             Objective::MaxMinFairnessPacked => {
                 let packing = packing.expect("built above for the packed objective");
@@ -719,7 +719,7 @@ fn gandiva_allocation(
     ids: &[JobId],
     partners: &mut BTreeMap<JobId, JobId>,
     rng: &mut rand_chacha::ChaCha8Rng,
-) -> (Vec<Vec<f64>>, Vec<((usize, usize), Vec<f64>)>) {
+) -> (Vec<Vec<f64>>, PairRows) {
     use rand::Rng;
     let base = &packing.base;
     let index_of: BTreeMap<JobId, usize> = ids.iter().enumerate().map(|(index, id)| (*id, index)).collect();
