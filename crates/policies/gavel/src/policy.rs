@@ -780,8 +780,8 @@ fn gandiva_allocation(
             partners.insert(ids[m], ids[n]);
             partners.insert(ids[n], ids[m]);
         }
-        for m in 0..ids.len() {
-            match partners.get(&ids[m]) {
+        for (m, id) in ids.iter().enumerate() {
+            match partners.get(id) {
                 Some(partner) if index_of[partner] > m => combos.push((m, Some(index_of[partner]))),
                 Some(_) => {}
                 None => combos.push((m, None)),
