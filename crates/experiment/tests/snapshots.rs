@@ -34,3 +34,11 @@ fn ci_gavel_las() {
     }
     check("gavel-las");
 }
+
+#[test]
+fn ci_gavel_all() {
+    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
+        return;
+    }
+    check("gavel-all");
+}

@@ -661,7 +661,8 @@ fn fifo_allocation(
                 assigned.remove(&id);
                 if let Some(next) = queue.pop_front() {
                     let scale = input.scale_factors[index_of[&next]];
-                    if scale <= available[gpu_type] {
+                    // Deviation: Gavel does not check that the job can run on that type.
+                    if scale <= available[gpu_type] && input.throughputs[index_of[&next]][gpu_type] > 0.0 {
                         assigned.insert(next, gpu_type);
                         available[gpu_type] -= scale;
                     }
@@ -795,7 +796,15 @@ fn gandiva_allocation(
     let mut pairs = Vec::new();
     for (m, partner) in combos {
         let scale = f64::from(base.scale_factors[m]);
-        let mut row: Vec<f64> = base.capacity.iter().map(|&gpus| f64::from(gpus) / count / scale).collect();
+        // Deviation: no share on a type where a job of the combination cannot run (Gavel gives
+        // one, on which the job would make no progress).
+        let usable = |j: usize| base.throughputs[m][j] > 0.0 && partner.is_none_or(|n| base.throughputs[n][j] > 0.0);
+        let mut row: Vec<f64> = base
+            .capacity
+            .iter()
+            .enumerate()
+            .map(|(j, &gpus)| if usable(j) { f64::from(gpus) / count / scale } else { 0.0 })
+            .collect();
         let sum: f64 = row.iter().sum();
         if sum > 1.0 {
             row.iter_mut().for_each(|fraction| *fraction /= sum);
