@@ -1,6 +1,6 @@
 //! Allocation LPs: the fraction of time `X[m][j]` each job `m` should spend on each GPU type `j`.
 
-use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, solve};
+use schedlab_solver::{Backend, Comparison, LinearProgram, LpSolution, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::HashMap;
 
 /// The inputs every Gavel allocation LP shares.
@@ -58,13 +58,8 @@ fn max_min_ratio(
     let mut lp = LinearProgram::new(name, Sense::Maximize);
     let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
     lp.objective(objective, 1.0);
-    let vars: Vec<Vec<_>> = classes
-        .representatives
-        .iter()
-        .map(|&m| throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
-        .collect();
+    let vars = classes.time_variables(&mut lp, throughputs);
     for (row, &m) in vars.iter().zip(&classes.representatives) {
-        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
         if demand[m] > 0.0 {
             // t demand[m] - sum_j T[m][j] X[m][j] <= 0
             let mut terms: Vec<_> = row.iter().zip(&throughputs[m]).map(|(&var, rate)| (var, -rate)).collect();
@@ -77,19 +72,10 @@ fn max_min_ratio(
         lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
     }
     for (j, &gpus) in capacity.iter().enumerate() {
-        let terms = vars
-            .iter()
-            .zip(classes.representatives.iter().zip(&classes.sizes))
-            .map(|(row, (&m, &size))| (row[j], f64::from(scale_factors[m]) * size as f64))
-            .collect();
-        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+        lp.constraint(classes.capacity_terms(&vars, scale_factors, j), Comparison::AtMost, f64::from(gpus));
     }
     let solution = solve(&lp, backend)?;
-    let fractions = classes
-        .class_of
-        .iter()
-        .map(|&class| vars[class].iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect())
-        .collect();
+    let fractions = classes.expand(&vars, &solution);
     Ok((fractions, solution.value(objective), solution.stats))
 }
 
@@ -254,32 +240,18 @@ pub fn max_throughput(
     let no_demand = vec![0.0; throughputs.len()];
     let classes = JobClasses::group(&throughputs, &input.scale_factors, &no_demand);
     let mut lp = LinearProgram::new(name, Sense::Maximize);
-    let vars: Vec<Vec<_>> = classes
-        .representatives
-        .iter()
-        .map(|&m| throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
-        .collect();
+    let vars = classes.time_variables(&mut lp, &throughputs);
     for (row, (&m, &size)) in vars.iter().zip(classes.representatives.iter().zip(&classes.sizes)) {
-        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
         for (j, (&var, rate)) in row.iter().zip(&throughputs[m]).enumerate() {
             let cost = costs.map_or(1.0, |costs| costs[j]);
             lp.objective(var, rate / cost * size as f64);
         }
     }
     for (j, &gpus) in input.capacity.iter().enumerate() {
-        let terms = vars
-            .iter()
-            .zip(classes.representatives.iter().zip(&classes.sizes))
-            .map(|(row, (&m, &size))| (row[j], f64::from(input.scale_factors[m]) * size as f64))
-            .collect();
-        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+        lp.constraint(classes.capacity_terms(&vars, &input.scale_factors, j), Comparison::AtMost, f64::from(gpus));
     }
     let solution = solve(&lp, backend)?;
-    let fractions = classes
-        .class_of
-        .iter()
-        .map(|&class| vars[class].iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect())
-        .collect();
+    let fractions = classes.expand(&vars, &solution);
     Ok(TimeFractions { fractions, objective: solution.objective, stats: solution.stats })
 }
 
@@ -336,33 +308,22 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
         })
         .collect();
     // Classes: same template, weight (in the demand) and usable types.
-    let mut index: HashMap<(usize, u64, Vec<bool>), usize> = HashMap::new();
-    let mut representatives: Vec<usize> = Vec::new();
-    let mut sizes: Vec<usize> = Vec::new();
-    let mut class_of: Vec<usize> = Vec::with_capacity(jobs);
-    for (m, row) in base.throughputs.iter().enumerate() {
-        let usable = row.iter().map(|rate| *rate > 0.0).collect();
-        let key = (input.templates[m], demand[m].to_bits(), usable);
-        let class = *index.entry(key).or_insert_with(|| {
-            representatives.push(m);
-            sizes.push(0);
-            representatives.len() - 1
-        });
-        sizes[class] += 1;
-        class_of.push(class);
-    }
+    let grouped = JobClasses::by_key(base.throughputs.iter().enumerate().map(|(m, row)| {
+        (input.templates[m], demand[m].to_bits(), row.iter().map(|rate| *rate > 0.0).collect::<Vec<bool>>())
+    }));
+    let (representatives, sizes) = (&grouped.representatives, &grouped.sizes);
     let classes = representatives.len();
     let mut lp = LinearProgram::new("max-min fairness (packed)", Sense::Maximize);
     let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
     lp.objective(objective, 1.0);
-    let singles: Vec<Vec<_>> = representatives
+    let singles: Vec<Vec<Var>> = representatives
         .iter()
         .map(|&m| {
             base.throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect()
         })
         .collect();
     // Pair variables (a <= b), per type, where both can share.
-    let mut pairs: Vec<(usize, usize, Vec<Option<schedlab_solver::Var>>)> = Vec::new();
+    let mut pairs: Vec<(usize, usize, Vec<Option<Var>>)> = Vec::new();
     for a in 0..classes {
         for b in a..classes {
             let (ma, mb) = (representatives[a], representatives[b]);
@@ -413,9 +374,7 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
         lp.constraint(rate, Comparison::AtMost, 0.0);
     }
     for j in 0..types {
-        let mut terms: Vec<_> = (0..classes)
-            .map(|a| (singles[a][j], f64::from(base.scale_factors[representatives[a]]) * sizes[a] as f64))
-            .collect();
+        let mut terms = grouped.capacity_terms(&singles, &base.scale_factors, j);
         for (a, b, vars) in &pairs {
             if let Some(var) = vars[j] {
                 let pair_count =
@@ -428,9 +387,9 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
     let solution = solve(&lp, backend)?;
     let value = |var| (solution.value(var) * 1e9).round().clamp(0.0, 1e9) / 1e9;
     let single_fractions =
-        class_of.iter().map(|&class| singles[class].iter().map(|&var| value(var)).collect()).collect();
+        grouped.class_of.iter().map(|&class| singles[class].iter().map(|&var| value(var)).collect()).collect();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); classes];
-    for (m, &class) in class_of.iter().enumerate() {
+    for (m, &class) in grouped.class_of.iter().enumerate() {
         members[class].push(m);
     }
     let mut pair_fractions = Vec::new();
@@ -474,11 +433,18 @@ struct JobClasses {
 }
 
 impl JobClasses {
+    /// Groups jobs by identical LP rows: throughputs, scale factor and demand.
     fn group(throughputs: &[Vec<f64>], scale_factors: &[u32], demand: &[f64]) -> JobClasses {
-        let mut index: HashMap<(Vec<u64>, u32, u64), usize> = HashMap::new();
+        JobClasses::by_key(throughputs.iter().enumerate().map(|(m, row)| {
+            (row.iter().map(|rate| rate.to_bits()).collect::<Vec<u64>>(), scale_factors[m], demand[m].to_bits())
+        }))
+    }
+
+    /// Groups jobs by a key per job, in job order; the first job of a class represents it.
+    fn by_key<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> JobClasses {
+        let mut index: HashMap<K, usize> = HashMap::new();
         let mut classes = JobClasses { representatives: Vec::new(), sizes: Vec::new(), class_of: Vec::new() };
-        for (m, row) in throughputs.iter().enumerate() {
-            let key = (row.iter().map(|rate| rate.to_bits()).collect(), scale_factors[m], demand[m].to_bits());
+        for (m, key) in keys.enumerate() {
             let class = *index.entry(key).or_insert_with(|| {
                 classes.representatives.push(m);
                 classes.sizes.push(0);
@@ -488,6 +454,36 @@ impl JobClasses {
             classes.class_of.push(class);
         }
         classes
+    }
+
+    /// One variable per class and type (fixed at 0 where the class cannot run), and each
+    /// class's time constraint `sum_j X[c][j] <= 1`.
+    fn time_variables(&self, lp: &mut LinearProgram, throughputs: &[Vec<f64>]) -> Vec<Vec<Var>> {
+        let vars: Vec<Vec<Var>> = self
+            .representatives
+            .iter()
+            .map(|&m| throughputs[m].iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+            .collect();
+        for row in &vars {
+            lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
+        }
+        vars
+    }
+
+    /// The capacity terms of type `j`: each class's variable times its members' GPUs.
+    fn capacity_terms(&self, vars: &[Vec<Var>], scale_factors: &[u32], j: usize) -> Vec<(Var, f64)> {
+        vars.iter()
+            .zip(self.representatives.iter().zip(&self.sizes))
+            .map(|(row, (&m, &size))| (row[j], f64::from(scale_factors[m]) * size as f64))
+            .collect()
+    }
+
+    /// Each job's fractions: its class's solved values, clamped to `[0, 1]`.
+    fn expand(&self, vars: &[Vec<Var>], solution: &LpSolution) -> Vec<Vec<f64>> {
+        self.class_of
+            .iter()
+            .map(|&class| vars[class].iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect())
+            .collect()
     }
 }
 
