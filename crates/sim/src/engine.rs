@@ -282,8 +282,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// Stops a running job at `now`: releases its GPUs and books its GPU-seconds.
-    /// Stops a running job and books its GPU time. Its GPUs go back to the cluster, unless it
+    /// Stops a running job at `now` and books its GPU-seconds. Its GPUs go back to the cluster, unless it
     /// shared them with a partner that keeps running: then the partner keeps them and, with
     /// `rebalance`, continues alone at its isolated rate.
     fn stop(&mut self, job: JobId, rebalance: bool) -> Result<Allocation, SimError> {
