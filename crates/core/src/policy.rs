@@ -61,6 +61,10 @@ pub struct SolverStats {
     pub build_seconds: f64,
     /// Seconds the backend spent solving.
     pub solve_seconds: f64,
+    /// Problems whose optional constraints (deadlines) were infeasible and were solved again
+    /// without them, as the policy's paper prescribes.
+    #[serde(default)]
+    pub relaxed: u64,
 }
 
 impl SolverStats {
@@ -86,6 +90,7 @@ impl SolverStats {
         self.max_constraints = self.max_constraints.max(other.max_constraints);
         self.build_seconds += other.build_seconds;
         self.solve_seconds += other.solve_seconds;
+        self.relaxed += other.relaxed;
     }
 }
 

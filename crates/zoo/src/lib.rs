@@ -166,14 +166,14 @@ pub const REGISTRY: &[PolicyEntry] = &[
         name: "gavel-max-throughput",
         description: "Gavel total throughput: maximise the sum of job throughputs (steps/s)",
         oracle: false,
-        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
+        params: "slo_factor=0, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxThroughput, true)),
     },
     PolicyEntry {
         name: "gavel-cost",
         description: "Gavel throughput per dollar: maximise the sum of throughput / GPU price",
         oracle: false,
-        params: "costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
+        params: "slo_factor=0, costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MinCost, true)),
     },
 ];

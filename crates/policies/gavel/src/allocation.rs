@@ -225,26 +225,36 @@ pub struct FinishTimeFairness {
 /// Total throughput (Gavel's `ThroughputSumWithPerf`, and `ThroughputNormalizedByCostSum` with
 /// `costs`): maximise `sum_m sum_j T[m][j] X[m][j] / cost_j` under the base constraints, with
 /// `cost_j = 1` when `costs` is `None`. The objective is in steps/s (per dollar-hour with
-/// costs). Gavel's optional SLO constraints are not modelled (the workloads have no SLOs).
+/// costs).
+///
+/// `required_rates[m] > 0` adds job m's SLO constraint `sum_j T[m][j] X[m][j] >= required_rates[m]`
+/// (Gavel's `...PerfSLOs`: remaining steps over the time left to the deadline); 0 means none.
+/// Infeasible SLOs are an error; the caller decides whether to retry without them, as Gavel does.
 pub fn max_throughput(
     input: &AllocationInput,
     costs: Option<&[f64]>,
+    required_rates: &[f64],
     heterogeneity_aware: bool,
     backend: Backend,
 ) -> Result<TimeFractions, SolverError> {
     let throughputs = effective_throughputs(input, heterogeneity_aware);
-    let name = match costs {
-        None => "max total throughput",
-        Some(_) => "max throughput per cost",
+    let name = match (costs, required_rates.iter().any(|rate| *rate > 0.0)) {
+        (None, false) => "max total throughput",
+        (None, true) => "max total throughput with SLOs",
+        (Some(_), false) => "max throughput per cost",
+        (Some(_), true) => "max throughput per cost with SLOs",
     };
-    let no_demand = vec![0.0; throughputs.len()];
-    let classes = JobClasses::group(&throughputs, &input.scale_factors, &no_demand);
+    let classes = JobClasses::group(&throughputs, &input.scale_factors, required_rates);
     let mut lp = LinearProgram::new(name, Sense::Maximize);
     let vars = classes.time_variables(&mut lp, &throughputs);
     for (row, (&m, &size)) in vars.iter().zip(classes.representatives.iter().zip(&classes.sizes)) {
         for (j, (&var, rate)) in row.iter().zip(&throughputs[m]).enumerate() {
             let cost = costs.map_or(1.0, |costs| costs[j]);
             lp.objective(var, rate / cost * size as f64);
+        }
+        if required_rates[m] > 0.0 {
+            let terms = row.iter().zip(&input.throughputs[m]).map(|(&var, rate)| (var, *rate)).collect();
+            lp.constraint(terms, Comparison::AtLeast, required_rates[m]);
         }
     }
     for (j, &gpus) in input.capacity.iter().enumerate() {
@@ -723,7 +733,7 @@ mod tests {
         // Job 0: 3 on A, 1 on B; job 1: 2 on either. Total throughput: job 0 on A and job 1 on
         // B gives 5 (the other way gives 3).
         let input = two_by_two([[3.0, 1.0], [2.0, 2.0]]);
-        let result = max_throughput(&input, None, true, Backend::MicroLp).unwrap();
+        let result = max_throughput(&input, None, &[0.0, 0.0], true, Backend::MicroLp).unwrap();
         assert!(close(result.objective, 5.0), "{result:?}");
         assert!(close(result.fractions[0][0], 1.0) && close(result.fractions[1][1], 1.0), "{result:?}");
         // One job alone, A four times the price of B: per dollar B is better (1 / 1 > 3 / 4).
@@ -733,9 +743,9 @@ mod tests {
             weights: vec![1.0],
             capacity: vec![1, 1],
         };
-        let cheap = max_throughput(&single, Some(&[4.0, 1.0]), true, Backend::MicroLp).unwrap();
+        let cheap = max_throughput(&single, Some(&[4.0, 1.0]), &[0.0], true, Backend::MicroLp).unwrap();
         assert!(close(cheap.fractions[0][1], 1.0) && close(cheap.objective, 1.0), "{cheap:?}");
-        let fast = max_throughput(&single, None, true, Backend::MicroLp).unwrap();
+        let fast = max_throughput(&single, None, &[0.0], true, Backend::MicroLp).unwrap();
         assert!(close(fast.fractions[0][0], 1.0) && close(fast.objective, 3.0), "{fast:?}");
     }
 
@@ -768,5 +778,22 @@ mod tests {
         apart.pair_rates = vec![vec![vec![(0.0, 0.0)]; 2]; 2];
         let result = max_min_fairness_packed(&apart, Backend::MicroLp).unwrap();
         assert!(result.pairs.is_empty() && close(result.objective, 1.0), "{result:?}");
+    }
+
+    #[test]
+    fn an_slo_holds_a_job_to_the_rate_its_deadline_needs() {
+        // Job 0: 3 on A, 1 on B; job 1: 4 on A, 1 on B; one GPU of each. Without SLOs job 1
+        // takes A and job 0 takes B (total 5). If job 0 needs 2 steps/s, B alone is not enough:
+        // with x0A + x0B <= 1, 3 x0A + x0B >= 2 needs x0A >= 1/2, so job 0 gets half of each
+        // and job 1 the other halves: total 1.5 + 0.5 + 2 + 0.5 = 4.5.
+        let input = two_by_two([[3.0, 1.0], [4.0, 1.0]]);
+        let free = max_throughput(&input, None, &[0.0, 0.0], true, Backend::MicroLp).unwrap();
+        assert!(close(free.objective, 5.0) && close(free.fractions[0][1], 1.0), "{free:?}");
+        let result = max_throughput(&input, None, &[2.0, 0.0], true, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 4.5), "{result:?}");
+        assert!(close(result.fractions[0][0], 0.5) && close(result.fractions[0][1], 0.5), "{result:?}");
+        // 3.5 steps/s cannot be reached (job 0's time sums to at most 1): infeasible, an error.
+        let error = max_throughput(&input, None, &[3.5, 0.0], true, Backend::MicroLp).unwrap_err();
+        assert_eq!(error.reason, "infeasible");
     }
 }

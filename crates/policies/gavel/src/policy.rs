@@ -31,6 +31,12 @@ fn shared_table(path: &PathBuf) -> Result<Arc<ThroughputTable>, String> {
 /// Default GPU prices for `gavel-cost`, dollars per GPU-hour.
 const DEFAULT_COSTS: &str = "v100:2.48/p100:1.46/k80:0.45";
 
+/// Reads `slo_factor` (0, the default, means no SLOs).
+fn slo_factor(reader: &mut schedlab_core::ParamReader<'_>) -> Result<Option<f64>, ParamError> {
+    let factor = reader.f64("slo_factor", 0.0)?;
+    Ok((factor > 0.0).then_some(factor))
+}
+
 /// Parses `type:price/type:price`.
 fn parse_costs(text: &str) -> Result<Vec<(String, f64)>, String> {
     text.split('/')
@@ -128,6 +134,9 @@ enum Objective {
     Makespan,
     /// Total throughput, divided by each type's cost if given.
     MaxThroughput {
+        /// SLOs: each job's deadline is its arrival plus this many times its isolated duration
+        /// (oracle); `None` for no SLOs.
+        slo_factor: Option<f64>,
         /// Cost per GPU type in the cluster's type order.
         costs: Option<Vec<f64>>,
         /// The costs as named in the parameter, for matching against the cluster's types.
@@ -196,7 +205,9 @@ impl Gavel {
     /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
     /// of types; finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost
     /// takes `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/`
-    /// (default Gavel's AWS prices, `v100:2.48/p100:1.46/k80:0.45`).
+    /// (default list prices `v100:2.48/p100:1.46/k80:0.45`); total throughput and cost take
+    /// `slo_factor` (0: none), which gives each job the deadline arrival + factor x its
+    /// isolated duration (oracle knowledge).
     pub fn from_params(params: &PolicyParams, kind: GavelKind, aware: bool) -> Result<Gavel, ParamError> {
         use rand::SeedableRng;
         let mut reader = params.reader();
@@ -222,14 +233,16 @@ impl Gavel {
                 max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
             },
             GavelKind::Makespan => Objective::Makespan,
-            GavelKind::MaxThroughput => Objective::MaxThroughput { costs: None, named_costs: None },
+            GavelKind::MaxThroughput => {
+                Objective::MaxThroughput { slo_factor: slo_factor(&mut reader)?, costs: None, named_costs: None }
+            }
             GavelKind::MinCost => {
                 let text = reader.choice_text("costs", DEFAULT_COSTS)?;
                 let named = parse_costs(&text).map_err(|message| ParamError {
                     policy: params.name.clone(),
                     message: format!("parameter 'costs': {message}"),
                 })?;
-                Objective::MaxThroughput { costs: None, named_costs: Some(named) }
+                Objective::MaxThroughput { slo_factor: slo_factor(&mut reader)?, costs: None, named_costs: Some(named) }
             }
         };
         let round = reader.positive_f64("round", 360.0)?;
@@ -440,7 +453,7 @@ impl Gavel {
                         .map_err(error)?;
                 (result.fractions, result.solves)
             }
-            Objective::MaxThroughput { costs, named_costs } => {
+            Objective::MaxThroughput { slo_factor, costs, named_costs } => {
                 if let (None, Some(named)) = (&costs, &named_costs) {
                     let names = context.cluster.spec().gpu_types();
                     let resolved: Result<Vec<f64>, PolicyError> = names
@@ -456,8 +469,31 @@ impl Gavel {
                         .collect();
                     *costs = Some(resolved?);
                 }
-                let result = max_throughput(&input, costs.as_deref(), aware, backend).map_err(error)?;
-                (result.fractions, vec![result.stats])
+                // SLOs as in Gavel's `...PerfSLOs`: remaining steps over the time left to the
+                // deadline; a job already past its deadline gets no constraint.
+                let required: Vec<f64> = active
+                    .iter()
+                    .map(|job| match (*slo_factor, job.oracle.as_ref()) {
+                        (Some(factor), Some(oracle)) => {
+                            let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
+                            let remaining = (oracle.work - job.progress(context.now)).max(0.0);
+                            if left > 0.0 { remaining / left } else { 0.0 }
+                        }
+                        _ => 0.0,
+                    })
+                    .collect();
+                match max_throughput(&input, costs.as_deref(), &required, aware, backend) {
+                    Ok(result) => (result.fractions, vec![result.stats]),
+                    Err(failure) if failure.reason == "infeasible" && required.iter().any(|rate| *rate > 0.0) => {
+                        // As Gavel: no allocation meets every SLO, so solve without them
+                        // (counted in the run's solver statistics as `relaxed`).
+                        self.solver.relaxed += 1;
+                        let none = vec![0.0; required.len()];
+                        let result = max_throughput(&input, costs.as_deref(), &none, aware, backend).map_err(error)?;
+                        (result.fractions, vec![result.stats])
+                    }
+                    Err(failure) => return Err(error(failure)),
+                }
             }
             Objective::Gandiva { partners, rng } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
@@ -871,7 +907,9 @@ impl Policy for Gavel {
     fn knowledge(&self) -> Knowledge {
         // Gavel's jobs declare their total steps at submission; here that is oracle knowledge.
         match self.objective {
-            Objective::Makespan | Objective::FinishTimeFairness { .. } => Knowledge::Oracle,
+            Objective::Makespan
+            | Objective::FinishTimeFairness { .. }
+            | Objective::MaxThroughput { slo_factor: Some(_), .. } => Knowledge::Oracle,
             _ => Knowledge::Realistic,
         }
     }

@@ -318,3 +318,41 @@ fn gavels_gandiva_pairs_jobs_only_when_the_cluster_is_full() {
         assert!(result.solver.is_none(), "Gandiva solves no LP");
     }
 }
+
+#[test]
+fn an_slo_moves_a_job_to_the_faster_type_in_time_for_its_deadline() {
+    // One v100 and one k80. A: 36,000 steps (10/s on v100, 1 on k80); B: 720 steps (2 and 1).
+    // Without SLOs, total throughput puts A on the v100 and B on the k80: A ends at 3600 s,
+    // B at 720 s. With slo_factor 1.5, B's deadline is 1.5 x 360 s (its time alone on a v100)
+    // = 540 s, so it needs 720 / 540 = 4/3 steps/s: with its time summing to at most 1, at
+    // least 1/3 on the v100 (2/3 on the k80). A takes the rest: 2/3 v100 and 1/3 k80.
+    // Round 1 (priority X x 1e9; ties by job): A on the v100, B on the k80, to 360 s (A: 3600
+    // steps, B: 360). Round 2: the pairs with nothing received rank first: A on the k80, B on
+    // the v100, which ends B at 360 + 360 / 2 = 540 s, meeting its deadline. A keeps the k80
+    // until the next round (3960 steps at 720 s), then runs alone on the v100: 32,040 more
+    // steps at 10/s end it at 3924 s.
+    let path = table_file("slo");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 36_000.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 720.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    for (extra, expected) in [("", vec![3600.0, 720.0]), ("slo_factor=1.5,", vec![3924.0, 540.0])] {
+        let name = format!("gavel-max-throughput[{extra}throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::MaxThroughput, true);
+        let oracle = gavel.knowledge() == schedlab_core::Knowledge::Oracle;
+        assert_eq!(oracle, !extra.is_empty(), "deadlines come from each job's isolated duration");
+        let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+        assert_eq!(jcts, expected, "{name}");
+        assert_eq!(result.solver.unwrap().relaxed, 0);
+    }
+    // A deadline no allocation can meet (B would need 720 / 180 = 4 steps/s): as Gavel, the LP
+    // is solved again without SLOs, and the run's solver statistics count it.
+    let name = format!("gavel-max-throughput[slo_factor=0.5,throughputs={}]", path.display());
+    let mut gavel = build(&name, GavelKind::MaxThroughput, true);
+    let cluster = Arc::new(CompactCluster::parse("v100=1,k80=1", 1).unwrap().build().unwrap());
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    assert_eq!(result.metrics.jobs_finished, 2);
+    assert!(result.solver.unwrap().relaxed >= 1);
+}
