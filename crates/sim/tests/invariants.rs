@@ -15,6 +15,36 @@ struct RandomValid {
     rng: ChaCha8Rng,
     calls: u32,
     sabotage_at: Option<u32>,
+    /// Also start pairs of waiting jobs sharing GPUs (space sharing).
+    share: bool,
+}
+
+/// Uniform speed, and 60% of it for a job sharing its GPUs.
+struct SharingModel(TraceDuration);
+
+impl schedlab_cluster::PerfModel for SharingModel {
+    fn describe(&self) -> String {
+        "uniform speed, 60% when sharing".to_string()
+    }
+
+    fn rate(
+        &self,
+        job: &schedlab_core::JobSpec,
+        gpu_type: &str,
+        gpus: u32,
+    ) -> Result<f64, schedlab_cluster::PerfError> {
+        self.0.rate(job, gpu_type, gpus)
+    }
+
+    fn colocated_rate(
+        &self,
+        job: &schedlab_core::JobSpec,
+        _: &schedlab_core::JobSpec,
+        gpu_type: &str,
+        gpus: u32,
+    ) -> Result<f64, schedlab_cluster::PerfError> {
+        Ok(0.6 * self.0.rate(job, gpu_type, gpus)?)
+    }
 }
 
 fn random_allocation(rng: &mut ChaCha8Rng, plan: &ClusterView, gpus: u32) -> Option<Allocation> {
@@ -78,12 +108,48 @@ impl Policy for RandomValid {
         let mut candidates: Vec<&JobView> = context.jobs.queued().collect();
         for job in context.jobs.running() {
             if self.rng.random_bool(0.2) {
-                plan.release(job.allocation.as_ref().unwrap(), None);
                 decision.preempt.push(job.id);
                 candidates.push(job);
             }
         }
+        // GPUs come free when their holder stops; a pair's GPUs only when both members stop
+        // (released once, by the lower id).
+        for &id in &decision.preempt {
+            let allocation = context.jobs.get(id).unwrap().allocation.as_ref().unwrap();
+            let frees = match allocation.colocated_with {
+                None => true,
+                Some(partner) => decision.preempt.contains(&partner) && id < partner,
+            };
+            if frees {
+                plan.release(allocation, None);
+            }
+        }
         candidates.shuffle(&mut self.rng);
+        if self.share {
+            // Pair up waiting jobs of the same size on one node each.
+            let mut paired: Vec<JobId> = Vec::new();
+            for (index, first) in candidates.iter().enumerate() {
+                if paired.contains(&first.id) || !self.rng.random_bool(0.5) {
+                    continue;
+                }
+                let Some(second) = candidates[index + 1..]
+                    .iter()
+                    .find(|other| other.gpus == first.gpus && !paired.contains(&other.id))
+                else {
+                    continue;
+                };
+                let node =
+                    (0..plan.spec().nodes().len() as u32).map(NodeId).find(|&node| plan.free_gpus(node) >= first.gpus);
+                if let Some(node) = node {
+                    let gpus = Allocation::on_node(node, first.gpus);
+                    plan.take(&gpus, None).unwrap();
+                    decision.start.push((first.id, gpus.clone().shared_with(second.id)));
+                    decision.start.push((second.id, gpus.shared_with(first.id)));
+                    paired.extend([first.id, second.id]);
+                }
+            }
+            candidates.retain(|job| !paired.contains(&job.id));
+        }
         for job in &candidates {
             if self.rng.random_bool(0.6)
                 && let Some(allocation) = random_allocation(&mut self.rng, &plan, job.gpus)
@@ -153,7 +219,7 @@ proptest! {
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
         let jobs = rigid(&workload);
         let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
-        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: false };
         let result = run(cluster.clone(), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
 
         let mut per_type = vec![0.0; cluster.gpu_types().len()];
@@ -186,12 +252,41 @@ proptest! {
         let workload: Vec<(f64, u32, f64)> =
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
         let jobs = rigid(&workload);
-        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: Some(sabotage_at) };
+        let mut policy =
+            RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: Some(sabotage_at), share: false };
         let outcome = run(cluster, &jobs, &TraceDuration::uniform(), &mut policy, &SimConfig::default());
         if policy.calls >= sabotage_at {
             prop_assert!(matches!(outcome, Err(SimError::InvalidDecision { .. })), "{:?}", outcome.err());
         } else {
             prop_assert!(outcome.is_ok());
         }
+    }
+
+    #[test]
+    fn random_pairs_sharing_gpus_never_break_an_invariant(
+        nodes in cluster_strategy(),
+        workload in workload_strategy(),
+        seed in any::<u64>(),
+        overhead in prop_oneof![Just(0.0), 0.0..5.0f64],
+    ) {
+        // Pairs start together, members are preempted one at a time at random, survivors run
+        // alone: the engine checks after every decision that no GPU is held twice, that pairs
+        // point at each other on the same GPUs, and that no progress exceeds its work.
+        let cluster = Arc::new(schedlab_cluster::build::from_node_list(&nodes).unwrap());
+        let largest = cluster.nodes().iter().map(|node| node.gpus).max().unwrap();
+        let workload: Vec<(f64, u32, f64)> =
+            workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(largest), work)).collect();
+        let jobs = rigid(&workload);
+        let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: true };
+        let model = SharingModel(TraceDuration::uniform());
+        let result = run(cluster, &jobs, &model, &mut policy, &config).unwrap();
+        for (job, record) in jobs.iter().zip(&result.jobs) {
+            let jct = record.jct.expect("every job finishes");
+            // Sharing slows a job down, never speeds it up.
+            prop_assert!(record.run_time >= job.work - 1e-6, "{record:?}");
+            prop_assert!((record.waiting_time + record.run_time - jct).abs() < 1e-6, "{record:?}");
+        }
+        prop_assert!(result.metrics.utilization <= 1.0 + 1e-9);
     }
 }
