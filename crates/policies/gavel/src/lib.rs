@@ -8,6 +8,8 @@
 #![deny(missing_docs)]
 
 pub mod allocation;
+mod fifo;
+mod gandiva;
 mod policy;
 
 pub use policy::{Gavel, GavelKind};
