@@ -1,6 +1,6 @@
 //! Checking published claims against measured values.
 
-use crate::report::{metric, parameter};
+use crate::report::{outcome_metric, parameter};
 use crate::spec::{ClaimSpec, ExperimentSpec};
 use crate::store::RunOutcome;
 
@@ -30,7 +30,7 @@ fn value_at(spec: &ExperimentSpec, outcomes: &[RunOutcome], claim: &ClaimSpec, p
         .filter(|outcome| {
             outcome.policy == policy && point.iter().all(|(axis, value)| parameter(outcome, axis) == *value)
         })
-        .map(|outcome| metric(&outcome.metrics, &claim.metric))
+        .map(|outcome| outcome_metric(spec, outcomes, outcome, &claim.metric))
         .collect();
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }

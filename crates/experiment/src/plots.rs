@@ -2,7 +2,7 @@
 
 use crate::ExperimentError;
 use crate::plan::sweep_points;
-use crate::report::{metric, parameter};
+use crate::report::{outcome_metric, parameter};
 use crate::spec::{ExperimentSpec, PlotSpec};
 use crate::store::{RunOutcome, Store};
 use plotters::coord::Shift;
@@ -129,13 +129,12 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
                     .map(|outcome| {
                         // At most ~1000 points per line: every job's rank for small runs, evenly
                         // spaced ranks (always including the last) for large ones.
-                        let n = outcome.jcts.len();
+                        let jcts = outcome.sorted_jcts();
+                        let n = jcts.len();
                         let step = n.div_ceil(1000).max(1);
                         let points = (0..n)
                             .filter(|index| index % step == 0 || index + 1 == n)
-                            .map(|index| {
-                                ((outcome.jcts[index] / 3600.0).max(1e-3).log10(), (index + 1) as f64 / n as f64)
-                            })
+                            .map(|index| ((jcts[index] / 3600.0).max(1e-3).log10(), (index + 1) as f64 / n as f64))
                             .collect();
                         (outcome.policy.clone(), points)
                     })
@@ -180,7 +179,7 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
                                             && parameter(outcome, axis) == value.to_string()
                                             && others.iter().all(|(other, fixed)| parameter(outcome, other) == *fixed)
                                     })
-                                    .map(|outcome| metric(&outcome.metrics, name))
+                                    .map(|outcome| outcome_metric(spec, outcomes, outcome, name))
                                     .filter(|value| value.is_finite())
                                     .collect();
                                 (!matching.is_empty())

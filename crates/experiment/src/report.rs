@@ -27,14 +27,48 @@ pub const METRICS: &[(&str, MetricReader)] = &[
     ("decisions", |m| m.decisions as f64),
 ];
 
+/// Finish-time fairness of a run: the mean over its finished measured jobs of the job's JCT
+/// divided by its JCT under the spec's `fairness_reference` policy at the same seed and sweep
+/// point (Themis' rho, with the reference as the "isolated" share; 1 for the reference itself).
+pub const FTF_RHO: &str = "ftf_rho";
+
 /// Checks a metric name, listing the known ones on error.
 pub fn check_metric(name: &str) -> Result<(), String> {
-    if METRICS.iter().any(|(known, _)| *known == name) {
+    if METRICS.iter().any(|(known, _)| *known == name) || name == FTF_RHO {
         Ok(())
     } else {
-        let known: Vec<&str> = METRICS.iter().map(|(known, _)| *known).collect();
+        let known: Vec<&str> = METRICS.iter().map(|(known, _)| *known).chain([FTF_RHO]).collect();
         Err(format!("unknown metric '{name}'; expected one of {}", known.join(", ")))
     }
+}
+
+/// Returns a run's value of a metric, including [`FTF_RHO`], which compares the run with its
+/// reference run among `outcomes` (NaN when that run or common jobs are missing).
+pub fn outcome_metric(spec: &ExperimentSpec, outcomes: &[RunOutcome], outcome: &RunOutcome, name: &str) -> f64 {
+    if name != FTF_RHO {
+        return metric(&outcome.metrics, name);
+    }
+    let Some(reference) = spec.fairness_reference.as_ref().map(ToString::to_string) else { return f64::NAN };
+    let Some(base) = outcomes
+        .iter()
+        .find(|other| other.policy == reference && other.seed == outcome.seed && other.point == outcome.point)
+    else {
+        return f64::NAN;
+    };
+    // Both lists are sorted by job id: walk them together.
+    let (mut sum, mut count) = (0.0, 0usize);
+    let mut reference_jobs = base.jct_by_job.iter().peekable();
+    for &(job, jct) in &outcome.jct_by_job {
+        while reference_jobs.next_if(|(other, _)| *other < job).is_some() {}
+        if let Some(&&(other, reference_jct)) = reference_jobs.peek()
+            && other == job
+            && reference_jct > 0.0
+        {
+            sum += jct / reference_jct;
+            count += 1;
+        }
+    }
+    if count == 0 { f64::NAN } else { sum / count as f64 }
 }
 
 /// Returns a metric's value.
@@ -130,7 +164,7 @@ fn table_cells(
                         .filter(|outcome| {
                             column_filter.is_none_or(|column| parameter(outcome, &table.columns) == *column)
                         })
-                        .map(|outcome| metric(&outcome.metrics, metric_name))
+                        .map(|outcome| outcome_metric(spec, outcomes, outcome, metric_name))
                         .collect();
                     if values.is_empty() {
                         return None;

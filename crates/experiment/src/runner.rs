@@ -79,6 +79,7 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
     essence.tables.clear();
     essence.plots.clear();
     essence.claims.clear();
+    essence.fairness_reference = None;
     let essence = format!(
         "{}\n{}\n{}",
         env!("CARGO_PKG_VERSION"),
@@ -248,20 +249,20 @@ fn run_one(
         metrics.decisions = decisions;
         metrics
     });
-    let mut jcts: Vec<f64> = records
+    let jct_by_job: Vec<(u32, f64)> = records
         .iter()
         .filter(|record| config.window.contains(record.id, schedlab_core::Time::from_secs(record.arrival)))
-        .filter_map(|record| record.jct)
+        .filter_map(|record| Some((record.id, record.jct?)))
         .collect();
-    jcts.sort_by(f64::total_cmp);
     Ok(RunOutcome {
+        format: crate::store::STORE_FORMAT,
         key: plan.key.clone(),
         policy: plan.policy.to_string(),
         seed: plan.seed,
         point: plan.point.0.clone(),
         content_hash,
         metrics,
-        jcts,
+        jct_by_job,
         busy: downsample(&timeline, 1000),
         wall_time_s: started.elapsed().as_secs_f64(),
         solver,

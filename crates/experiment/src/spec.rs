@@ -45,6 +45,9 @@ pub struct ExperimentSpec {
     /// Published claims to check.
     #[serde(default)]
     pub claims: Vec<ClaimSpec>,
+    /// The policy whose JCTs the `ftf_rho` metric divides by (one of `policies`).
+    #[serde(default)]
+    pub fairness_reference: Option<PolicyName>,
 }
 
 fn default_seeds() -> Vec<u64> {
@@ -351,6 +354,20 @@ impl ExperimentSpec {
                     return fail(format!("claim '{}': 'at' names '{key}', which is not a sweep axis", claim.text));
                 }
             }
+        }
+        if let Some(reference) = &self.fairness_reference
+            && !self.policies.contains(reference)
+        {
+            return fail(format!("fairness_reference: '{reference}' is not in policies"));
+        }
+        let uses_rho =
+            self.tables.iter().any(|table| table.metric_names().iter().any(|name| name == crate::report::FTF_RHO))
+                || self.plots.iter().any(
+                    |plot| matches!(plot, PlotSpec::MetricVsAxis { metric, .. } if metric == crate::report::FTF_RHO),
+                )
+                || self.claims.iter().any(|claim| claim.metric == crate::report::FTF_RHO);
+        if uses_rho && self.fairness_reference.is_none() {
+            return fail("ftf_rho needs fairness_reference: the policy whose JCTs it divides by".into());
         }
         let generator = self.workload.generator.is_some();
         for (axis, needs_generator) in [("rate_per_hour", true), ("jobs", true), ("scale_rate", false)] {

@@ -6,9 +6,15 @@ use schedlab_sim::RunMetrics;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+/// The layout of stored runs; runs stored with another layout are run again.
+pub const STORE_FORMAT: u32 = 2;
+
 /// What is kept of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunOutcome {
+    /// The store layout this outcome was written with ([`STORE_FORMAT`]; absent means 1).
+    #[serde(default = "first_format")]
+    pub format: u32,
     /// The run key.
     pub key: String,
     /// The policy's canonical name.
@@ -21,8 +27,8 @@ pub struct RunOutcome {
     pub content_hash: String,
     /// Metrics over the measurement window.
     pub metrics: RunMetrics,
-    /// JCTs (seconds) of the finished measured jobs, ascending.
-    pub jcts: Vec<f64>,
+    /// `(job id, JCT in seconds)` of the finished measured jobs, by id.
+    pub jct_by_job: Vec<(u32, f64)>,
     /// Busy GPUs (all types) over time as `(hours, GPUs)`, at most ~1000 points.
     pub busy: Vec<(f64, u32)>,
     /// Wall-clock seconds the run took (reported in the manifest only).
@@ -30,6 +36,19 @@ pub struct RunOutcome {
     /// What the policy's LP solver did (manifest only: timings are not deterministic).
     #[serde(default)]
     pub solver: Option<schedlab_core::SolverStats>,
+}
+
+fn first_format() -> u32 {
+    1
+}
+
+impl RunOutcome {
+    /// The JCTs (seconds) of the finished measured jobs, ascending.
+    pub fn sorted_jcts(&self) -> Vec<f64> {
+        let mut jcts: Vec<f64> = self.jct_by_job.iter().map(|(_, jct)| *jct).collect();
+        jcts.sort_by(f64::total_cmp);
+        jcts
+    }
 }
 
 /// The folder `results/<experiment>/`.
@@ -65,7 +84,8 @@ impl Store {
     pub fn load(&self, key: &str, content_hash: &str) -> Option<RunOutcome> {
         let text = std::fs::read_to_string(self.run_path(key)).ok()?;
         let outcome: RunOutcome = serde_json::from_str(&text).ok()?;
-        (outcome.key == key && outcome.content_hash == content_hash).then_some(outcome)
+        (outcome.key == key && outcome.content_hash == content_hash && outcome.format == STORE_FORMAT)
+            .then_some(outcome)
     }
 
     /// Stores an outcome atomically.

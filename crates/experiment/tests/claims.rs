@@ -27,3 +27,37 @@ fn claims_are_checked_and_misses_reported() {
     assert!(markdown.contains("| misses (avg_jct_hours of las) | test | 1000000 |"), "{markdown}");
     assert!(markdown.contains("MISSED"), "{markdown}");
 }
+
+#[test]
+fn finish_time_fairness_divides_each_jobs_jct_by_its_jct_under_the_reference() {
+    let dir = temp_dir("ftf-rho");
+    let text = format!(
+        "{SMALL}fairness_reference: fifo\nclaims:\n  - {{source: test, text: rho, metric: ftf_rho, policy: las, expected: 1.0, tolerance: 10.0}}\n"
+    );
+    let result = run(&text, &dir, 2).unwrap();
+    let spec = crate::common::parse(&text).unwrap();
+    for outcome in &result.outcomes {
+        let rho = schedlab_experiment::report::outcome_metric(&spec, &result.outcomes, outcome, "ftf_rho");
+        // Worked out from the stored per-job JCTs: the mean of JCT / reference JCT over the jobs
+        // both runs finished.
+        let reference = result
+            .outcomes
+            .iter()
+            .find(|other| other.policy == "fifo" && other.seed == outcome.seed && other.point == outcome.point)
+            .unwrap();
+        let ratios: Vec<f64> = outcome
+            .jct_by_job
+            .iter()
+            .filter_map(|(job, jct)| {
+                reference.jct_by_job.iter().find(|(other, _)| other == job).map(|(_, base)| jct / base)
+            })
+            .collect();
+        let expected = ratios.iter().sum::<f64>() / ratios.len() as f64;
+        assert!((rho - expected).abs() < 1e-12, "{}: {rho} vs {expected}", outcome.key);
+        if outcome.policy == "fifo" {
+            assert_eq!(rho, 1.0);
+        }
+    }
+    assert_eq!(result.claims.len(), 1);
+    assert!(result.claims[0].measured.is_some_and(f64::is_finite), "{:?}", result.claims[0]);
+}

@@ -46,3 +46,15 @@ fn a_missing_data_file_names_the_file_its_line_and_source() {
     assert!(message.starts_with("spec.yaml:3: data file 'philly/no-such-file.csv'"), "{message}");
     assert!(message.contains("public source: Philly traces"), "{message}");
 }
+
+#[test]
+fn ftf_rho_needs_a_reference_policy_from_the_spec() {
+    let without = format!(
+        "{SMALL}claims:\n  - {{source: s, text: t, metric: ftf_rho, policy: las, expected: 1, tolerance: 0.1}}\n"
+    );
+    let error = parse(&without).unwrap_err().to_string();
+    assert!(error.contains("ftf_rho needs fairness_reference"), "{error}");
+    let elsewhere = format!("{SMALL}fairness_reference: sjf\n");
+    let error = parse(&elsewhere).unwrap_err().to_string();
+    assert!(error.contains("fairness_reference: 'sjf' is not in policies"), "{error}");
+}
