@@ -179,6 +179,9 @@ pub struct Gavel {
     min_interval: f64,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
+    /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
+    /// the type order for its policies that are neither "Perf" nor "Packing").
+    type_shuffler: Option<Box<rand_chacha::ChaCha8Rng>>,
     /// Gavel's quirk: start nothing between rounds (new jobs idle until the next round).
     idle_until_round: bool,
     backend: Backend,
@@ -203,7 +206,7 @@ impl Gavel {
     /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
     /// `min_interval` (seconds between allocation recomputations, 0), and two of Gavel's quirks,
     /// off by default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this
-    /// order; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
+    /// order, or `shuffle` for a seeded random order each round; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
     /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
     /// of types; finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost
     /// takes `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/`
@@ -249,10 +252,11 @@ impl Gavel {
         };
         let round = reader.positive_f64("round", 360.0)?;
         let type_order_text = reader.choice_text("type_order", "none")?;
+        let type_shuffler = (type_order_text == "shuffle").then(|| Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(0)));
         let type_order: Vec<String> = type_order_text
             .split('/')
             .map(str::trim)
-            .filter(|name| !name.is_empty() && *name != "none")
+            .filter(|name| !name.is_empty() && *name != "none" && *name != "shuffle")
             .map(String::from)
             .collect();
         let idle_until_round = reader.bool("idle_until_round", false)?;
@@ -285,6 +289,7 @@ impl Gavel {
             round,
             min_interval,
             type_order,
+            type_shuffler,
             idle_until_round,
             backend,
             table,
@@ -593,14 +598,19 @@ impl Gavel {
     }
 
     /// A full round: select by per-type GPU budget in priority order, keep leases, place.
-    fn round_decision(&self, context: &Context<'_>) -> Decision {
+    fn round_decision(&mut self, context: &Context<'_>) -> Decision {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
         let ranked = self.ranked(|id| context.jobs.get(id).is_some());
         // Default: all (combination, type) pairs in one priority order. With `type_order`
         // (Gavel's quirk), one pass per type in that order, then the unlisted types.
-        let passes: Vec<Option<usize>> = if self.type_order.is_empty() {
+        let passes: Vec<Option<usize>> = if let Some(shuffler) = self.type_shuffler.as_mut() {
+            use rand::seq::SliceRandom;
+            let mut order: Vec<usize> = (0..context.cluster.spec().gpu_types().len()).collect();
+            order.shuffle(shuffler.as_mut());
+            order.into_iter().map(Some).collect()
+        } else if self.type_order.is_empty() {
             vec![None]
         } else {
             let names = context.cluster.spec().gpu_types();

@@ -296,6 +296,7 @@ fn gavels_quirks_are_options_new_jobs_idle_and_types_fill_in_a_fixed_order() {
     // A type order naming every type, or a partial one, still schedules everything.
     assert_eq!(first_start("type_order=v100/k80,"), 100.0);
     assert_eq!(first_start("type_order=k80,idle_until_round=true,"), 360.0);
+    assert_eq!(first_start("type_order=shuffle,"), 100.0);
 }
 
 #[test]
