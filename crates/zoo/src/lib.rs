@@ -170,6 +170,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxThroughput, true)),
     },
     PolicyEntry {
+        name: "gavel-max-throughput-packed",
+        description: "Gavel total throughput with space sharing: pairs of jobs share GPUs when that does more work",
+        oracle: false,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxThroughputPacked, true)),
+    },
+    PolicyEntry {
         name: "gavel-cost",
         description: "Gavel throughput per dollar: maximise the sum of throughput / GPU price",
         oracle: false,

@@ -307,25 +307,68 @@ pub struct PackedFractions {
 /// heterogeneity-agnostic allocation without sharing, as for [`max_min_fairness`]. Pairs that
 /// do not beat time slicing on a type get no variable there (this leaves the optimum as is).
 pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result<PackedFractions, SolverError> {
+    packed(input, PackedGoal::MaxMinFairness, backend)
+}
+
+/// Total throughput with space sharing (Gavel's `ThroughputNormalizedByCostSumWithPackingSLOs`
+/// without SLOs): maximise the summed rates of every job alone and in pairs, each divided by
+/// its type's cost (1 when `costs` is `None`), under the constraints of
+/// [`max_min_fairness_packed`]. The objective is in steps/s (per dollar-hour with costs).
+pub fn max_throughput_packed(
+    input: &PackingInput,
+    costs: Option<&[f64]>,
+    backend: Backend,
+) -> Result<PackedFractions, SolverError> {
+    packed(input, PackedGoal::Throughput { costs }, backend)
+}
+
+/// What a space-sharing LP optimises.
+#[derive(Clone, Copy)]
+enum PackedGoal<'a> {
+    /// The smallest normalised rate.
+    MaxMinFairness,
+    /// The summed rates divided by each type's cost.
+    Throughput { costs: Option<&'a [f64]> },
+}
+
+fn packed(input: &PackingInput, goal: PackedGoal<'_>, backend: Backend) -> Result<PackedFractions, SolverError> {
     let base = &input.base;
     let jobs = base.throughputs.len();
     let types = base.capacity.len();
-    let isolated = max_min_fairness(base, false, backend)?;
-    let demand: Vec<f64> = (0..jobs)
-        .map(|m| {
-            let iso: f64 = base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum();
-            base.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(base.scale_factors[m])
-        })
-        .collect();
+    let (demand, isolated_stats) = match goal {
+        PackedGoal::MaxMinFairness => {
+            let isolated = max_min_fairness(base, false, backend)?;
+            let demand = (0..jobs)
+                .map(|m| {
+                    let iso: f64 = base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum();
+                    base.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(base.scale_factors[m])
+                })
+                .collect();
+            (demand, Some(isolated.stats))
+        }
+        PackedGoal::Throughput { .. } => (vec![0.0; jobs], None),
+    };
+    let cost = |j: usize| match goal {
+        PackedGoal::Throughput { costs: Some(costs) } => costs[j],
+        _ => 1.0,
+    };
     // Classes: same template, weight (in the demand) and usable types.
     let grouped = JobClasses::by_key(base.throughputs.iter().enumerate().map(|(m, row)| {
         (input.templates[m], demand[m].to_bits(), row.iter().map(|rate| *rate > 0.0).collect::<Vec<bool>>())
     }));
     let (representatives, sizes) = (&grouped.representatives, &grouped.sizes);
     let classes = representatives.len();
-    let mut lp = LinearProgram::new("max-min fairness (packed)", Sense::Maximize);
-    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
-    lp.objective(objective, 1.0);
+    let name = match goal {
+        PackedGoal::MaxMinFairness => "max-min fairness (packed)",
+        PackedGoal::Throughput { costs: None } => "max total throughput (packed)",
+        PackedGoal::Throughput { costs: Some(_) } => "max throughput per cost (packed)",
+    };
+    let mut lp = LinearProgram::new(name, Sense::Maximize);
+    let objective = matches!(goal, PackedGoal::MaxMinFairness).then(|| {
+        let t = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+        lp.objective(t, 1.0);
+        t
+    });
     let singles: Vec<Vec<Var>> = representatives
         .iter()
         .map(|&m| {
@@ -377,11 +420,24 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
                 let own = if *pa == a { rate_a } else { rate_b };
                 time.push((*var, count));
                 rate.push((*var, -own * count));
+                if objective.is_none() {
+                    // This class's jobs' share of the pair's throughput; the other class adds its own.
+                    lp.objective(*var, sizes[a] as f64 * count * own / cost(j));
+                }
             }
         }
         lp.constraint(time, Comparison::AtMost, 1.0);
-        rate.push((objective, demand[m]));
-        lp.constraint(rate, Comparison::AtMost, 0.0);
+        match objective {
+            Some(t) => {
+                rate.push((t, demand[m]));
+                lp.constraint(rate, Comparison::AtMost, 0.0);
+            }
+            None => {
+                for (j, (&var, alone)) in singles[a].iter().zip(&base.throughputs[m]).enumerate() {
+                    lp.objective(var, sizes[a] as f64 * alone / cost(j));
+                }
+            }
+        }
     }
     for j in 0..types {
         let mut terms = grouped.capacity_terms(&singles, &base.scale_factors, j);
@@ -416,10 +472,12 @@ pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result
         }
     }
     pair_fractions.sort_by_key(|entry| entry.0);
-    let objective = solution.value(objective);
+    let objective = objective.map_or(solution.objective, |t| solution.value(t));
     let mut stats = solution.stats;
-    stats.build_time += isolated.stats.build_time;
-    stats.solve_time += isolated.stats.solve_time;
+    if let Some(isolated) = isolated_stats {
+        stats.build_time += isolated.build_time;
+        stats.solve_time += isolated.solve_time;
+    }
     Ok(PackedFractions { singles: single_fractions, pairs: pair_fractions, objective, stats })
 }
 
@@ -795,5 +853,45 @@ mod tests {
         // 3.5 steps/s cannot be reached (job 0's time sums to at most 1): infeasible, an error.
         let error = max_throughput(&input, None, &[3.5, 0.0], true, Backend::MicroLp).unwrap_err();
         assert_eq!(error.reason, "infeasible");
+    }
+
+    #[test]
+    fn packed_throughput_shares_a_gpu_only_when_the_pair_does_more_work() {
+        // One GPU. A alone 10 steps/s, B alone 4. Sharing at (6, 3) gives 9 < 10: A runs alone,
+        // objective 10. Sharing at (8, 4) gives 12 > 10: the pair runs all the time.
+        let mut input = PackingInput {
+            base: AllocationInput {
+                throughputs: vec![vec![10.0], vec![4.0]],
+                scale_factors: vec![1, 1],
+                weights: vec![1.0, 1.0],
+                capacity: vec![1],
+            },
+            templates: vec![0, 1],
+            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(6.0, 3.0)]], vec![vec![(3.0, 6.0)], vec![(0.0, 0.0)]]],
+        };
+        let alone = max_throughput_packed(&input, None, Backend::MicroLp).unwrap();
+        assert!(close(alone.objective, 10.0) && close(alone.singles[0][0], 1.0) && alone.pairs.is_empty(), "{alone:?}");
+        input.pair_rates = vec![vec![vec![(0.0, 0.0)], vec![(8.0, 4.0)]], vec![vec![(4.0, 8.0)], vec![(0.0, 0.0)]]];
+        let shared = max_throughput_packed(&input, None, Backend::MicroLp).unwrap();
+        assert!(close(shared.objective, 12.0), "{shared:?}");
+        assert_eq!(shared.pairs.len(), 1);
+        assert!(close(shared.pairs[0].1[0], 1.0), "{shared:?}");
+        // Three identical jobs (10 alone, 8 each when sharing) on two GPUs: by symmetry each job
+        // gets s alone and p with each of the other two. Time: s + 2p <= 1; GPUs: 3s + 3p <= 2.
+        // Work 30 s + 3 x 16 p is largest at the vertex s = p = 1/3: 10 + 16 = 26 (the
+        // vertices (0, 1/2) and (2/3, 0) give 24 and 20).
+        let triple = PackingInput {
+            base: AllocationInput {
+                throughputs: vec![vec![10.0]; 3],
+                scale_factors: vec![1; 3],
+                weights: vec![1.0; 3],
+                capacity: vec![2],
+            },
+            templates: vec![0; 3],
+            pair_rates: vec![vec![vec![(8.0, 8.0)]]],
+        };
+        let result = max_throughput_packed(&triple, None, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 26.0), "{result:?}");
+        assert_eq!(result.pairs.len(), 3, "same-class pairs: {result:?}");
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::allocation::{
     AllocationInput, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
-    max_throughput,
+    max_throughput, max_throughput_packed,
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
 use crate::gandiva::gandiva_allocation;
@@ -105,6 +105,8 @@ pub enum GavelKind {
     Makespan,
     /// Total throughput: `gavel-max-throughput`.
     MaxThroughput,
+    /// Total throughput with space sharing: `gavel-max-throughput-packed`.
+    MaxThroughputPacked,
     /// Total throughput per dollar: `gavel-cost`.
     MinCost,
 }
@@ -143,6 +145,8 @@ enum Objective {
         costs: Option<Vec<f64>>,
         /// The costs as named in the parameter, for matching against the cluster's types.
         named_costs: Option<Vec<(String, f64)>>,
+        /// Pairs of jobs may share GPUs (no SLOs then).
+        packed: bool,
     },
     /// Gavel's FIFO: jobs in arrival order, each on one type (X = 1), until one does not fit.
     /// Aware ("perf" mode): recomputed from scratch, each job on its fastest type with room.
@@ -238,8 +242,14 @@ impl Gavel {
                 max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
             },
             GavelKind::Makespan => Objective::Makespan,
-            GavelKind::MaxThroughput => {
-                Objective::MaxThroughput { slo_factor: slo_factor(&mut reader)?, costs: None, named_costs: None }
+            GavelKind::MaxThroughput => Objective::MaxThroughput {
+                slo_factor: slo_factor(&mut reader)?,
+                costs: None,
+                named_costs: None,
+                packed: false,
+            },
+            GavelKind::MaxThroughputPacked => {
+                Objective::MaxThroughput { slo_factor: None, costs: None, named_costs: None, packed: true }
             }
             GavelKind::MinCost => {
                 let text = reader.choice_text("costs", DEFAULT_COSTS)?;
@@ -247,7 +257,12 @@ impl Gavel {
                     policy: params.name.clone(),
                     message: format!("parameter 'costs': {message}"),
                 })?;
-                Objective::MaxThroughput { slo_factor: slo_factor(&mut reader)?, costs: None, named_costs: Some(named) }
+                Objective::MaxThroughput {
+                    slo_factor: slo_factor(&mut reader)?,
+                    costs: None,
+                    named_costs: Some(named),
+                    packed: false,
+                }
             }
         };
         let round = reader.positive_f64("round", 360.0)?;
@@ -423,6 +438,7 @@ impl Gavel {
         let packing = matches!(
             self.objective,
             Objective::MaxMinFairnessPacked
+                | Objective::MaxThroughput { packed: true, .. }
                 | Objective::Gandiva { .. }
                 | Objective::Fifo { packing_threshold: Some(_), .. }
         )
@@ -460,7 +476,7 @@ impl Gavel {
                         .map_err(error)?;
                 (result.fractions, result.solves)
             }
-            Objective::MaxThroughput { slo_factor, costs, named_costs } => {
+            Objective::MaxThroughput { slo_factor, costs, named_costs, packed: uses_pairs } => {
                 if let (None, Some(named)) = (&costs, &named_costs) {
                     let names = context.cluster.spec().gpu_types();
                     let resolved: Result<Vec<f64>, PolicyError> = names
@@ -476,30 +492,38 @@ impl Gavel {
                         .collect();
                     *costs = Some(resolved?);
                 }
-                // SLOs as in Gavel's `...PerfSLOs`: remaining steps over the time left to the
-                // deadline; a job already past its deadline gets no constraint.
-                let required: Vec<f64> = active
-                    .iter()
-                    .map(|job| match (*slo_factor, job.oracle.as_ref()) {
-                        (Some(factor), Some(oracle)) => {
-                            let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
-                            let remaining = (oracle.work - job.progress(context.now)).max(0.0);
-                            if left > 0.0 { remaining / left } else { 0.0 }
+                if *uses_pairs {
+                    let packing = packing.as_ref().expect("built above for packed throughput");
+                    let result = max_throughput_packed(packing, costs.as_deref(), backend).map_err(error)?;
+                    pairs = result.pairs;
+                    (result.singles, vec![result.stats])
+                } else {
+                    // SLOs as in Gavel's `...PerfSLOs`: remaining steps over the time left to the
+                    // deadline; a job already past its deadline gets no constraint.
+                    let required: Vec<f64> = active
+                        .iter()
+                        .map(|job| match (*slo_factor, job.oracle.as_ref()) {
+                            (Some(factor), Some(oracle)) => {
+                                let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
+                                let remaining = (oracle.work - job.progress(context.now)).max(0.0);
+                                if left > 0.0 { remaining / left } else { 0.0 }
+                            }
+                            _ => 0.0,
+                        })
+                        .collect();
+                    match max_throughput(&input, costs.as_deref(), &required, aware, backend) {
+                        Ok(result) => (result.fractions, vec![result.stats]),
+                        Err(failure) if failure.reason == "infeasible" && required.iter().any(|rate| *rate > 0.0) => {
+                            // As Gavel: no allocation meets every SLO, so solve without them
+                            // (counted in the run's solver statistics as `relaxed`).
+                            self.solver.relaxed += 1;
+                            let none = vec![0.0; required.len()];
+                            let result =
+                                max_throughput(&input, costs.as_deref(), &none, aware, backend).map_err(error)?;
+                            (result.fractions, vec![result.stats])
                         }
-                        _ => 0.0,
-                    })
-                    .collect();
-                match max_throughput(&input, costs.as_deref(), &required, aware, backend) {
-                    Ok(result) => (result.fractions, vec![result.stats]),
-                    Err(failure) if failure.reason == "infeasible" && required.iter().any(|rate| *rate > 0.0) => {
-                        // As Gavel: no allocation meets every SLO, so solve without them
-                        // (counted in the run's solver statistics as `relaxed`).
-                        self.solver.relaxed += 1;
-                        let none = vec![0.0; required.len()];
-                        let result = max_throughput(&input, costs.as_deref(), &none, aware, backend).map_err(error)?;
-                        (result.fractions, vec![result.stats])
+                        Err(failure) => return Err(error(failure)),
                     }
-                    Err(failure) => return Err(error(failure)),
                 }
             }
             Objective::Gandiva { partners, rng } => {

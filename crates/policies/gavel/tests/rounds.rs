@@ -178,6 +178,7 @@ fn every_lp_policy_and_twin_finishes_every_job_without_breaking_an_invariant() {
         ("gavel-ftf", GavelKind::FinishTimeFairness),
         ("gavel-makespan", GavelKind::Makespan),
         ("gavel-max-throughput", GavelKind::MaxThroughput),
+        ("gavel-max-throughput-packed", GavelKind::MaxThroughputPacked),
         ("gavel-cost", GavelKind::MinCost),
     ];
     for (name, kind) in cases {
