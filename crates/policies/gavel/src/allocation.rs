@@ -807,6 +807,20 @@ mod tests {
         assert!(close(fast.fractions[0][0], 1.0) && close(fast.objective, 3.0), "{fast:?}");
     }
 
+    /// One GPU; A runs at 10 steps/s alone, B at 4; sharing, they run at `(a, b)`.
+    fn one_gpu_pair((a, b): (f64, f64)) -> PackingInput {
+        PackingInput {
+            base: AllocationInput {
+                throughputs: vec![vec![10.0], vec![4.0]],
+                scale_factors: vec![1, 1],
+                weights: vec![1.0, 1.0],
+                capacity: vec![1],
+            },
+            templates: vec![0, 1],
+            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(a, b)]], vec![vec![(b, a)], vec![(0.0, 0.0)]]],
+        }
+    }
+
     #[test]
     fn packing_shares_a_gpu_when_the_pair_beats_time_slicing() {
         // One GPU. A runs at 10 steps/s alone and 6 sharing with B; B at 4 alone, 3 sharing.
@@ -815,16 +829,7 @@ mod tests {
         // Time slicing alone gives both 1; sharing all the time gives min(1.2, 1.5). Equalising
         // with sB = 0 and sA = 1 - p: 2 - 0.8 p = 1.5 p, so p = 20/23, sA = 3/23 and
         // t = 30/23 (the best mix: any sB > 0 lowers A more than it raises B).
-        let input = PackingInput {
-            base: AllocationInput {
-                throughputs: vec![vec![10.0], vec![4.0]],
-                scale_factors: vec![1, 1],
-                weights: vec![1.0, 1.0],
-                capacity: vec![1],
-            },
-            templates: vec![0, 1],
-            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(6.0, 3.0)]], vec![vec![(3.0, 6.0)], vec![(0.0, 0.0)]]],
-        };
+        let input = one_gpu_pair((6.0, 3.0));
         let result = max_min_fairness_packed(&input, Backend::MicroLp).unwrap();
         assert!(close(result.objective, 30.0 / 23.0), "{result:?}");
         assert_eq!(result.pairs.len(), 1, "{result:?}");
@@ -832,9 +837,7 @@ mod tests {
         assert!(close(result.pairs[0].1[0], 20.0 / 23.0), "{result:?}");
         assert!(close(result.singles[0][0], 3.0 / 23.0) && close(result.singles[1][0], 0.0), "{result:?}");
         // Pairs that cannot share (rates 0) leave plain max-min fairness: both get 1/2.
-        let mut apart = input.clone();
-        apart.pair_rates = vec![vec![vec![(0.0, 0.0)]; 2]; 2];
-        let result = max_min_fairness_packed(&apart, Backend::MicroLp).unwrap();
+        let result = max_min_fairness_packed(&one_gpu_pair((0.0, 0.0)), Backend::MicroLp).unwrap();
         assert!(result.pairs.is_empty() && close(result.objective, 1.0), "{result:?}");
     }
 
@@ -859,20 +862,10 @@ mod tests {
     fn packed_throughput_shares_a_gpu_only_when_the_pair_does_more_work() {
         // One GPU. A alone 10 steps/s, B alone 4. Sharing at (6, 3) gives 9 < 10: A runs alone,
         // objective 10. Sharing at (8, 4) gives 12 > 10: the pair runs all the time.
-        let mut input = PackingInput {
-            base: AllocationInput {
-                throughputs: vec![vec![10.0], vec![4.0]],
-                scale_factors: vec![1, 1],
-                weights: vec![1.0, 1.0],
-                capacity: vec![1],
-            },
-            templates: vec![0, 1],
-            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(6.0, 3.0)]], vec![vec![(3.0, 6.0)], vec![(0.0, 0.0)]]],
-        };
+        let input = one_gpu_pair((6.0, 3.0));
         let alone = max_throughput_packed(&input, None, Backend::MicroLp).unwrap();
         assert!(close(alone.objective, 10.0) && close(alone.singles[0][0], 1.0) && alone.pairs.is_empty(), "{alone:?}");
-        input.pair_rates = vec![vec![vec![(0.0, 0.0)], vec![(8.0, 4.0)]], vec![vec![(4.0, 8.0)], vec![(0.0, 0.0)]]];
-        let shared = max_throughput_packed(&input, None, Backend::MicroLp).unwrap();
+        let shared = max_throughput_packed(&one_gpu_pair((8.0, 4.0)), None, Backend::MicroLp).unwrap();
         assert!(close(shared.objective, 12.0), "{shared:?}");
         assert_eq!(shared.pairs.len(), 1);
         assert!(close(shared.pairs[0].1[0], 1.0), "{shared:?}");
