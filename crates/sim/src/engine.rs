@@ -256,13 +256,7 @@ impl Engine<'_> {
             }
         }
         if let Some(source) = first_error {
-            let source = Box::new(source);
-            return Err(SimError::Perf {
-                policy: self.policy_name.clone(),
-                time: self.now,
-                job: spec.id,
-                cause: source,
-            });
+            return Err(self.perf_failure(spec.id, source));
         }
         if feasible == GpuTypeSet::EMPTY {
             return Err(SimError::Workload {
@@ -321,12 +315,7 @@ impl Engine<'_> {
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
         let spec_job = &self.workload[job.index()];
-        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| SimError::Perf {
-            policy: self.policy_name.clone(),
-            time: self.now,
-            job,
-            cause: Box::new(source),
-        })?;
+        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| self.perf_failure(job, source))?;
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_rate_change(self.now, rate);
         let finish = view.productive_from() + (spec_job.work - view.progress(self.now)).max(0.0) / rate;
@@ -381,6 +370,11 @@ impl Engine<'_> {
             self.check_invariants()?;
         }
         self.check_stall(changed)
+    }
+
+    /// The error for a perf model that has no rate for `job` now.
+    fn perf_failure(&self, job: JobId, cause: PerfError) -> SimError {
+        SimError::Perf { policy: self.policy_name.clone(), time: self.now, job, cause: Box::new(cause) }
     }
 
     fn invalid(&self, job: JobId, node: Option<schedlab_core::NodeId>, reason: String) -> SimError {
@@ -569,12 +563,7 @@ impl Engine<'_> {
             Some(partner) => self.perf.colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus),
             None => self.perf.allocation_rate(spec_job, &typed),
         };
-        let rate = rate.map_err(|source| SimError::Perf {
-            policy: self.policy_name.clone(),
-            time: self.now,
-            job,
-            cause: Box::new(source),
-        })?;
+        let rate = rate.map_err(|source| self.perf_failure(job, source))?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(SimError::Invariant {
                 time: self.now,
