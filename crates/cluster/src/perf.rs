@@ -203,6 +203,24 @@ pub struct ThroughputTable {
     isolated: Vec<Vec<f64>>,
     /// `(worker, template, other template) -> (own rate, other's rate)` when co-located.
     pairs: HashMap<(usize, usize, usize), (f64, f64)>,
+    /// How a job whose workers sit on several GPU types progresses.
+    mixed: MixedTypes,
+}
+
+/// How a job whose workers sit on GPUs of several types progresses (task-level heterogeneity,
+/// as Hadar schedules it). The table measures a whole gang on one type only, so either rule is
+/// a modelling choice; experiments pick one with `perf.throughputs.mixed_types`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MixedTypes {
+    /// Synchronous SGD: every step waits for the slowest worker, so the gang runs at the
+    /// slowest type's rate for its total size (W x the slowest per-worker rate).
+    #[default]
+    Bottleneck,
+    /// Each worker contributes its own type's per-worker rate: a gang of W workers with `n_k`
+    /// on type k runs at `sum_k (n_k / W) x rate(k, W)` (asynchronous or decoupled updates,
+    /// Hadar's optimistic reading).
+    Sum,
 }
 
 /// Parses Gavel's stringified Python tuple key `('ResNet-50 (batch size 64)', 2)`.
@@ -250,6 +268,7 @@ impl ThroughputTable {
             template_index: HashMap::new(),
             isolated: Vec::new(),
             pairs: HashMap::new(),
+            mixed: MixedTypes::Bottleneck,
         };
         // First pass: templates and isolated rates.
         for (worker_index, worker) in worker_types.iter().enumerate() {
@@ -339,6 +358,17 @@ impl ThroughputTable {
         &self.templates
     }
 
+    /// Returns the table with another rule for jobs spread over several GPU types.
+    pub fn with_mixed_types(mut self, mixed: MixedTypes) -> ThroughputTable {
+        self.mixed = mixed;
+        self
+    }
+
+    /// Returns the rule for jobs spread over several GPU types.
+    pub fn mixed_types(&self) -> MixedTypes {
+        self.mixed
+    }
+
     /// Returns the isolated rate of a template on a GPU type: `None` if absent, `Some(0.0)`
     /// if measured as unable to run.
     pub fn isolated(&self, job_type: &str, scale: u32, gpu_type: &str) -> Option<f64> {
@@ -392,6 +422,26 @@ impl PerfModel for ThroughputTable {
                     gpus,
                     hint,
                 })
+            }
+        }
+    }
+
+    fn allocation_rate(&self, job: &JobSpec, parts: &[(&str, u32)]) -> Result<f64, PerfError> {
+        let total: u32 = parts.iter().map(|part| part.1).sum();
+        match self.mixed {
+            MixedTypes::Bottleneck => {
+                let mut slowest = f64::INFINITY;
+                for &(gpu_type, _) in parts {
+                    slowest = slowest.min(self.rate(job, gpu_type, total)?);
+                }
+                Ok(slowest)
+            }
+            MixedTypes::Sum => {
+                let mut rate = 0.0;
+                for &(gpu_type, gpus) in parts {
+                    rate += f64::from(gpus) / f64::from(total) * self.rate(job, gpu_type, total)?;
+                }
+                Ok(rate)
             }
         }
     }
@@ -463,6 +513,26 @@ mod tests {
                 .ends_with("no throughput for job type 'A' on 2 x v100; the table has scale factors 1 for it"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn mixed_types_run_at_the_bottleneck_or_at_the_sum_of_worker_rates() {
+        // Type B at scale 2: 4 steps/s on 2 x v100; give k80 a rate by a second table.
+        let json = serde_json::json!({
+            "v100": {"('B', 2)": {"null": 4.0}},
+            "k80": {"('B', 2)": {"null": 1.0}}
+        });
+        let (table, _) = ThroughputTable::from_json(&json, "inline").unwrap();
+        let job = JobSpec::new(JobId(0), Time::ZERO, 2, "B", 100.0);
+        let split = [("v100", 1), ("k80", 1)];
+        // Bottleneck: the k80 worker paces the gang, 1 step/s.
+        assert_eq!(table.allocation_rate(&job, &split), Ok(1.0));
+        // Sum: each worker brings half its type's gang rate, 4/2 + 1/2 = 2.5 steps/s.
+        let table = table.with_mixed_types(MixedTypes::Sum);
+        assert_eq!(table.mixed_types(), MixedTypes::Sum);
+        assert_eq!(table.allocation_rate(&job, &split), Ok(2.5));
+        // One type: both rules give the measured gang rate.
+        assert_eq!(table.allocation_rate(&job, &[("v100", 1), ("v100", 1)]), Ok(4.0));
     }
 
     #[test]

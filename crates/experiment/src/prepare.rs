@@ -173,9 +173,10 @@ impl Setup {
                     });
                 (Arc::new(model), Vec::new())
             }
-            PerfSection::Throughputs { path, reference } => {
+            PerfSection::Throughputs { path, reference, mixed_types } => {
                 let (table, _) =
                     ThroughputTable::load(&file(path)?).map_err(|error| ExperimentError::Data(error.to_string()))?;
+                let table = table.with_mixed_types(*mixed_types);
                 let templates = templates_of(&table, reference)
                     .map_err(|message| ExperimentError::Spec { path: source.locate("reference"), message })?;
                 (Arc::new(table), templates)

@@ -1,7 +1,7 @@
 //! The YAML experiment spec: what to run and what to report.
 
 use crate::ExperimentError;
-use schedlab_cluster::NodeEntry;
+use schedlab_cluster::{MixedTypes, NodeEntry};
 use schedlab_core::PolicyParams;
 use schedlab_sim::MeasurementWindow;
 use schedlab_trace::spec::WorkloadSpec;
@@ -179,6 +179,9 @@ pub enum PerfSection {
         /// The type whose throughput converts durations into steps.
         #[serde(default = "default_reference")]
         reference: String,
+        /// How a job spread over several GPU types progresses: `bottleneck` (default) or `sum`.
+        #[serde(default)]
+        mixed_types: MixedTypes,
     },
 }
 
