@@ -18,6 +18,11 @@ pub struct Allocation {
     /// and runs alone at its isolated rate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub colocated_with: Option<JobId>,
+    /// Job forking (HadarE): each part is an independent copy of the whole job (its requested
+    /// GPUs on that node), all copies train at once, and the job progresses at the sum of its
+    /// copies' rates less the engine's aggregation overhead. No two copies share a node.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forked: bool,
 }
 
 impl Allocation {
@@ -32,18 +37,27 @@ impl Allocation {
                 false
             }
         });
-        Allocation { parts, batch_size: None, ps: None, colocated_with: None }
+        Allocation { parts, batch_size: None, ps: None, colocated_with: None, forked: false }
     }
 
     /// Returns an allocation of `gpus` GPUs on a single node.
     pub fn on_node(node: NodeId, gpus: u32) -> Allocation {
-        Allocation { parts: vec![(node, gpus)], batch_size: None, ps: None, colocated_with: None }
+        Allocation { parts: vec![(node, gpus)], batch_size: None, ps: None, colocated_with: None, forked: false }
     }
 
     /// Returns the same GPUs shared with `partner` (see [`Allocation::colocated_with`]).
     pub fn shared_with(mut self, partner: JobId) -> Allocation {
         self.colocated_with = Some(partner);
         self
+    }
+
+    /// Returns copies of a job, one per node, each on `gpus` GPUs of that node (see
+    /// [`Allocation::forked`]); `nodes` are sorted and de-duplicated.
+    pub fn copies(mut nodes: Vec<NodeId>, gpus: u32) -> Allocation {
+        nodes.sort_unstable();
+        nodes.dedup();
+        let parts = nodes.into_iter().map(|node| (node, gpus)).collect();
+        Allocation { parts, batch_size: None, ps: None, colocated_with: None, forked: true }
     }
 
     /// Returns the total number of GPUs.

@@ -188,6 +188,7 @@ fn run_one(
         window: spec.sim.window,
         max_time: spec.sim.max_time.map(schedlab_core::Time::from_secs),
         check_invariants: false,
+        fork_overhead: spec.sim.fork_overhead,
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let policy = || schedlab_zoo::build_params(&plan.policy.0).map_err(|error| fail(error.to_string()));

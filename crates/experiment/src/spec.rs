@@ -190,7 +190,7 @@ fn default_reference() -> String {
 }
 
 /// Engine settings.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimSection {
     /// Seconds without progress after a restart or migration.
@@ -201,6 +201,20 @@ pub struct SimSection {
     pub window: MeasurementWindow,
     /// Stop at this many seconds.
     pub max_time: Option<f64>,
+    /// Fraction of a forked job's combined copy progress lost to aggregation (HadarE).
+    pub fork_overhead: f64,
+}
+
+impl Default for SimSection {
+    fn default() -> SimSection {
+        SimSection {
+            restart_overhead: 0.0,
+            overhead_on_first_start: false,
+            window: MeasurementWindow::default(),
+            max_time: None,
+            fork_overhead: schedlab_sim::DEFAULT_FORK_OVERHEAD,
+        }
+    }
 }
 
 /// A result table, mean over the parameters not shown. Either one `metric` with rows and

@@ -37,6 +37,9 @@ impl MeasurementWindow {
     }
 }
 
+/// The default [`SimConfig::fork_overhead`].
+pub const DEFAULT_FORK_OVERHEAD: f64 = 0.05;
+
 /// Engine parameters. The defaults model no restart cost and check invariants in debug builds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -52,6 +55,10 @@ pub struct SimConfig {
     pub max_time: Option<Time>,
     /// Check every invariant at every decision point (slow; on in debug builds).
     pub check_invariants: bool,
+    /// Job forking (HadarE, [`schedlab_core::Allocation::forked`]): the fraction of its
+    /// copies' combined progress that a forked job loses to aggregating their parameters,
+    /// in `[0, 1)`. The papers give no figure; 0.05 is our assumption.
+    pub fork_overhead: f64,
 }
 
 impl Default for SimConfig {
@@ -62,6 +69,7 @@ impl Default for SimConfig {
             window: MeasurementWindow::All,
             max_time: None,
             check_invariants: cfg!(debug_assertions),
+            fork_overhead: DEFAULT_FORK_OVERHEAD,
         }
     }
 }

@@ -55,6 +55,17 @@ struct JobState {
     gpu_seconds: Vec<f64>,
     finish: Option<Time>,
     view_at_finish: Option<JobView>,
+    /// Progress of the job's copies summed over copies before aggregation, banked up to
+    /// `segment_from` (an unforked job is one copy with no aggregation).
+    copies_progress: f64,
+    /// Progress lost to aggregating forked copies, banked like `copies_progress`.
+    aggregation_cost: f64,
+    /// Each copy's rate on the current allocation (empty while waiting).
+    copy_rates: Vec<f64>,
+    /// The fraction of the copies' progress lost to aggregation on the current allocation.
+    copy_overhead: f64,
+    /// When the current `copy_rates` started to accrue.
+    segment_from: Time,
 }
 
 /// A policy calling for ticks with nothing running and nothing left to arrive this many times
@@ -98,6 +109,11 @@ pub fn run(
     config: &SimConfig,
 ) -> Result<RunResult, SimError> {
     let started = Instant::now();
+    if !(0.0..1.0).contains(&config.fork_overhead) {
+        return Err(SimError::Config {
+            message: format!("fork_overhead is {}; expected a fraction in [0, 1)", config.fork_overhead),
+        });
+    }
     validate_workload(&cluster, workload)?;
     let n_types = cluster.gpu_types().len();
     let policy_name = policy.name().to_string();
@@ -281,6 +297,7 @@ impl Engine<'_> {
     /// `rebalance`, continues alone at its isolated rate.
     fn stop(&mut self, job: JobId, rebalance: bool) -> Result<Allocation, SimError> {
         let now = self.now;
+        self.bank_copies(job, None);
         let view = self.jobs.get_mut(job).expect("stopping an active job");
         let since = view.last_change.expect("a running job has a start time");
         let allocation = view.record_stop(now);
@@ -307,6 +324,26 @@ impl Engine<'_> {
         Ok(allocation)
     }
 
+    /// Banks the progress `job`'s copies made since the last bank; then the job runs on as one
+    /// copy at `continue_at` (its partner left), or stops (`None`).
+    fn bank_copies(&mut self, job: JobId, continue_at: Option<f64>) {
+        let now = self.now;
+        let productive_from = self.jobs.get(job).map_or(now, JobView::productive_from);
+        let state = &mut self.states[job.index()];
+        let from = state.segment_from.max(productive_from);
+        if now > from {
+            let gross: f64 = state.copy_rates.iter().sum::<f64>() * (now - from);
+            state.copies_progress += gross;
+            state.aggregation_cost += state.copy_overhead * gross;
+        }
+        state.segment_from = now;
+        state.copy_rates.clear();
+        state.copy_overhead = 0.0;
+        if let Some(rate) = continue_at {
+            state.copy_rates.push(rate);
+        }
+    }
+
     /// The space-sharing partner of `job` stopped: `job` keeps the GPUs at its isolated rate.
     fn run_alone(&mut self, job: JobId) -> Result<(), SimError> {
         let view = self.jobs.get(job).expect("a running partner");
@@ -316,6 +353,7 @@ impl Engine<'_> {
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
         let spec_job = &self.workload[job.index()];
         let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| self.perf_failure(job, source))?;
+        self.bank_copies(job, Some(rate));
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_rate_change(self.now, rate);
         let finish = view.productive_from() + (spec_job.work - view.progress(self.now)).max(0.0) / rate;
@@ -329,6 +367,9 @@ impl Engine<'_> {
     fn complete(&mut self, job: JobId) -> Result<(), SimError> {
         self.stop(job, true)?;
         let mut view = self.jobs.remove(job).expect("completing an active job");
+        if self.config.check_invariants {
+            self.check_copies_progress(&view)?;
+        }
         let work = self.workload[job.index()].work;
         let progress = view.progress(self.now);
         if (progress - work).abs() > 1e-6 * work.max(1.0) {
@@ -489,7 +530,18 @@ impl Engine<'_> {
                 "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string(),
             ));
         }
-        if gpus != view.gpus && !(self.elastic && gpus > 0) {
+        if allocation.forked {
+            if allocation.colocated_with.is_some() {
+                return Err(self.invalid(job, None, "a forked job cannot also share GPUs".to_string()));
+            }
+            if let Some(&(node, copy)) = allocation.parts.iter().find(|part| part.1 != view.gpus) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("a forked copy has {copy} GPUs; each copy must have the job's {} GPUs", view.gpus),
+                ));
+            }
+        } else if gpus != view.gpus && !(self.elastic && gpus > 0) {
             return Err(self.invalid(
                 job,
                 None,
@@ -510,7 +562,7 @@ impl Engine<'_> {
                 ));
             }
             let gpu_type = spec.node(node).gpu_type;
-            if gpus == view.gpus && !view.feasible_types.contains(gpu_type) {
+            if (gpus == view.gpus || allocation.forked) && !view.feasible_types.contains(gpu_type) {
                 return Err(self.invalid(
                     job,
                     Some(node),
@@ -559,11 +611,24 @@ impl Engine<'_> {
             return Err(self.invalid(job, Some(node), error.to_string()));
         }
         let spec_job = &self.workload[job.index()];
-        let rate = match allocation.colocated_with {
-            Some(partner) => self.perf.colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus),
-            None => self.perf.allocation_rate(spec_job, &typed),
+        let mut copy_rates = Vec::with_capacity(typed.len());
+        let mut copy_overhead = 0.0;
+        let rate = if allocation.forked {
+            for &(gpu_type, copy) in &typed {
+                copy_rates
+                    .push(self.perf.rate(spec_job, gpu_type, copy).map_err(|source| self.perf_failure(job, source))?);
+            }
+            copy_overhead = self.config.fork_overhead;
+            copy_rates.iter().sum::<f64>() * (1.0 - copy_overhead)
+        } else {
+            let rate = match allocation.colocated_with {
+                Some(partner) => self.perf.colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus),
+                None => self.perf.allocation_rate(spec_job, &typed),
+            };
+            let rate = rate.map_err(|source| self.perf_failure(job, source))?;
+            copy_rates.push(rate);
+            rate
         };
-        let rate = rate.map_err(|source| self.perf_failure(job, source))?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(SimError::Invariant {
                 time: self.now,
@@ -573,6 +638,10 @@ impl Engine<'_> {
         let pays_overhead = view.first_start.is_some() || self.config.overhead_on_first_start;
         let productive_from = if pays_overhead { self.now + self.config.restart_overhead } else { self.now };
         let remaining = (spec_job.work - view.progress(self.now)).max(0.0);
+        let state = &mut self.states[job.index()];
+        state.copy_rates = copy_rates;
+        state.copy_overhead = copy_overhead;
+        state.segment_from = productive_from;
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_start(self.now, allocation, rate, productive_from);
         self.jobs.sync_state(job);
@@ -611,6 +680,31 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// Checks that a job's progress is the sum of its copies' progress minus what aggregating
+    /// them cost (for an unforked job: its one copy's progress).
+    fn check_copies_progress(&self, view: &JobView) -> Result<(), SimError> {
+        let state = &self.states[view.id.index()];
+        let from = state.segment_from.max(view.productive_from());
+        let running = if view.is_running() && self.now > from {
+            state.copy_rates.iter().sum::<f64>() * (self.now - from)
+        } else {
+            0.0
+        };
+        let copies = state.copies_progress + running;
+        let cost = state.aggregation_cost + state.copy_overhead * running;
+        let progress = view.progress(self.now);
+        if (progress - (copies - cost)).abs() > 1e-6 * progress.max(1.0) {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!(
+                    "{} has progress {progress}, but its copies made {copies} and aggregation cost {cost}",
+                    view.id
+                ),
+            });
+        }
+        Ok(())
+    }
+
     fn check_invariants(&self) -> Result<(), SimError> {
         let spec = self.cluster.spec();
         let mut used = vec![0u32; spec.nodes().len()];
@@ -631,6 +725,19 @@ impl Engine<'_> {
             for &(node, gpus) in &allocation.parts {
                 used[node.index()] += gpus;
             }
+            if allocation.forked
+                && (allocation.parts.windows(2).any(|pair| pair[0].0 >= pair[1].0)
+                    || allocation.parts.iter().any(|part| part.1 != view.gpus))
+            {
+                return Err(SimError::Invariant {
+                    time: self.now,
+                    message: format!(
+                        "{} is forked onto {:?}; each copy needs its own node and the job's {} GPUs",
+                        view.id, allocation.parts, view.gpus
+                    ),
+                });
+            }
+            self.check_copies_progress(view)?;
             let work = self.workload[view.id.index()].work;
             if view.progress(self.now) > work * (1.0 + 1e-9) + 1e-9 {
                 return Err(SimError::Invariant {

@@ -15,6 +15,12 @@ pub enum SimError {
         /// What was wrong and what was expected.
         message: String,
     },
+    /// Occurs when an engine setting is out of range.
+    #[error("invalid engine setting: {message}")]
+    Config {
+        /// Which setting, its value and the expected range.
+        message: String,
+    },
     /// Occurs when the perf model has no rate for a job where it was (or would be) placed.
     #[error("policy '{policy}' at {time}: {job}: {cause}")]
     Perf {

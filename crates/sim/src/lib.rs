@@ -21,7 +21,7 @@ mod engine;
 mod error;
 pub mod metrics;
 
-pub use config::{MeasurementWindow, SimConfig};
+pub use config::{DEFAULT_FORK_OVERHEAD, MeasurementWindow, SimConfig};
 pub use engine::{RunResult, run};
 pub use error::SimError;
 pub use metrics::{BusyTimeline, JobRecord, RunMetrics};

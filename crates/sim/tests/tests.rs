@@ -11,3 +11,5 @@ mod invariants;
 mod determinism;
 // Space sharing (Gavel's packing): pairs on one GPU, worked out by hand, and broken pairs refused.
 mod space_sharing;
+// Job forking (HadarE): copies on separate nodes, progress summed less aggregation, refusals.
+mod forking;
