@@ -6,7 +6,8 @@
 use crate::ClusterFileError;
 use schedlab_core::JobSpec;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Occurs when a perf model has no rate for a job on an allocation.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -356,6 +357,24 @@ impl ThroughputTable {
     /// Returns every `(job type, scale factor)` template.
     pub fn templates(&self) -> &[(String, u32)] {
         &self.templates
+    }
+
+    /// Returns the table at `path` (relative to the data directory unless absolute), loaded
+    /// once per process and path: every run of a sweep and every policy shares it. Policies
+    /// use this for their `throughputs=` parameter; errors name the file.
+    pub fn shared(path: &str) -> Result<Arc<ThroughputTable>, String> {
+        static TABLES: OnceLock<Mutex<HashMap<PathBuf, Arc<ThroughputTable>>>> = OnceLock::new();
+        let path =
+            if Path::new(path).is_absolute() { PathBuf::from(path) } else { schedlab_core::datadir::data_file(path)? };
+        let mut tables =
+            TABLES.get_or_init(Default::default).lock().map_err(|_| "throughput table cache poisoned".to_string())?;
+        if let Some(table) = tables.get(&path) {
+            return Ok(table.clone());
+        }
+        let (table, _) = ThroughputTable::load(&path).map_err(|error| error.to_string())?;
+        let table = Arc::new(table);
+        tables.insert(path, table.clone());
+        Ok(table)
     }
 
     /// Returns the table with another rule for jobs spread over several GPU types.

@@ -23,6 +23,24 @@ fn fifo_three_jobs_two_gpus() {
 }
 
 #[test]
+fn yarn_capacity_serves_queues_by_relative_use_and_caps_them_at_max_share() {
+    // One node of 8 GPUs; queue a submits three 2-GPU jobs of 10 s, queue b one, all at 0.
+    // The guarantee is 4 GPUs per queue. Least relatively used first: J0 (a, tie by name),
+    // J3 (b at 0/4), J1 (a at 2/4), then J2 on the idle GPUs past a's guarantee.
+    let jobs: Vec<JobSpec> = rigid(&[(0.0, 2, 10.0), (0.0, 2, 10.0), (0.0, 2, 10.0), (0.0, 2, 10.0)])
+        .into_iter()
+        .enumerate()
+        .map(|(index, job)| JobSpec { vc: Some(if index == 3 { "b" } else { "a" }.to_string()), ..job })
+        .collect();
+    let result = simulate("yarn-cs", cluster("g=8", 8), &jobs);
+    assert_eq!(jcts(&result), vec![10.0, 10.0, 10.0, 10.0]);
+    // Capped at half the cluster, queue a holds 4 GPUs: J2 waits for J0 or J1 and ends at 20.
+    let result = simulate("yarn-cs[max_share=0.5]", cluster("g=8", 8), &jobs);
+    assert_eq!(jcts(&result), vec![10.0, 10.0, 20.0, 10.0]);
+    assert_eq!(result.metrics.avg_queueing_delay, 2.5);
+}
+
+#[test]
 fn srtf_three_jobs_two_gpus() {
     // t=0: J0 (10 left) and J1 (4 left) run. t=1: J2 arrives with 2 left; J0 has 9, J1 has 3,
     // so J2 and J1 run and J0 is preempted. t=3: J2 ends (JCT 2) and J0 resumes with 9 left.

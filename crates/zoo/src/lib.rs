@@ -44,6 +44,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(basic::Fifo::from_params(params)),
     },
     PolicyEntry {
+        name: "yarn-cs",
+        description: "YARN capacity scheduler: FIFO queues (by VC, else user) with equal guaranteed shares, elastic up to max_share; non-preemptive",
+        oracle: false,
+        params: "max_share=1",
+        build: |params| boxed(basic::YarnCapacity::from_params(params)),
+    },
+    PolicyEntry {
         name: "sjf",
         description: "shortest job first by true duration; non-preemptive (ORACLE)",
         oracle: true,

@@ -23,9 +23,11 @@ mod fifo;
 mod gandiva;
 mod las;
 mod shortest;
+mod yarn;
 
 pub use drf::Drf;
 pub use fifo::Fifo;
 pub use gandiva::Gandiva;
 pub use las::{Las, Tiresias};
 pub use shortest::{Sjf, Srtf};
+pub use yarn::YarnCapacity;

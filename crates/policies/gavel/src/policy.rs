@@ -13,22 +13,7 @@ use schedlab_core::{
 };
 use schedlab_solver::Backend;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
-
-/// Loads a throughput table once per process and path (every run of a sweep shares it).
-fn shared_table(path: &PathBuf) -> Result<Arc<ThroughputTable>, String> {
-    static TABLES: OnceLock<Mutex<HashMap<PathBuf, Arc<ThroughputTable>>>> = OnceLock::new();
-    let mut tables =
-        TABLES.get_or_init(Default::default).lock().map_err(|_| "throughput table cache poisoned".to_string())?;
-    if let Some(table) = tables.get(path) {
-        return Ok(table.clone());
-    }
-    let (table, _) = ThroughputTable::load(path).map_err(|error| error.to_string())?;
-    let table = Arc::new(table);
-    tables.insert(path.clone(), table.clone());
-    Ok(table)
-}
+use std::sync::Arc;
 
 /// Default GPU prices for `gavel-cost`, dollars per GPU-hour.
 const DEFAULT_COSTS: &str = "v100:2.48/p100:1.46/k80:0.45";
@@ -290,13 +275,8 @@ impl Gavel {
                 backend.feature().unwrap_or_default()
             )));
         }
-        let path = if std::path::Path::new(&throughputs).is_absolute() {
-            PathBuf::from(&throughputs)
-        } else {
-            schedlab_core::datadir::data_file(&throughputs)
-                .map_err(|message| error(format!("parameter 'throughputs': {message}")))?
-        };
-        let table = shared_table(&path).map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
+        let table = ThroughputTable::shared(&throughputs)
+            .map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
         Ok(Gavel {
             name,
             objective,
