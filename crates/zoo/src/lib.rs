@@ -9,6 +9,7 @@
 use schedlab_core::{ParamError, Policy, PolicyParams};
 use schedlab_policies_basic as basic;
 use schedlab_policies_gavel as gavel;
+use schedlab_policies_hadar as hadar;
 
 /// Builds a policy from its parsed name and parameters.
 pub type Constructor = fn(&PolicyParams) -> Result<Box<dyn Policy>, ParamError>;
@@ -189,6 +190,20 @@ pub const REGISTRY: &[PolicyEntry] = &[
         oracle: false,
         params: "slo_factor=0, costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, type_order=none, idle_until_round=false, backend=microlp",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MinCost, true)),
+    },
+    PolicyEntry {
+        name: "hadar",
+        description: "Hadar: task-level heterogeneity-aware rounds; jobs bought greedily at exponential per-node GPU prices (online primal-dual)",
+        oracle: true,
+        params: "progress=sum, task_level=true, utility_exponent=1, low_factor=0.5, high_factor=1, throughputs=gavel/simulation_throughputs.json, round=360, idle_until_round=false",
+        build: |params| boxed(hadar::Hadar::from_params(params, false)),
+    },
+    PolicyEntry {
+        name: "hadare",
+        description: "HadarE: Hadar, then idle GPUs get copies of jobs (one per node), progress summed less aggregation",
+        oracle: true,
+        params: "max_copies=0, progress=sum, task_level=true, utility_exponent=1, low_factor=0.5, high_factor=1, throughputs=gavel/simulation_throughputs.json, round=360, idle_until_round=false",
+        build: |params| boxed(hadar::Hadar::from_params(params, true)),
     },
 ];
 

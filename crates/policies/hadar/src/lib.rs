@@ -1,0 +1,22 @@
+//! Hadar (Sultana et al., IPDPS 2024) and HadarE (Sultana et al., arXiv 2503.10918, 2025):
+//! task-level heterogeneity-aware scheduling by online primal-dual pricing, and job forking.
+//!
+//! Every round (360 s by default), [`Hadar`] prices each node's GPUs with an exponential
+//! [`PriceFunction`] of the node's utilisation this round, asks each job's dual subroutine
+//! ([`best_schedule`]) for its most valuable schedule (its W GPUs on any mix of nodes and GPU
+//! types, by throughput per unit price), and runs jobs greedily by payoff (utility of the
+//! resulting completion time minus the price of the GPU-rounds it needs) while the payoff is
+//! positive. HadarE ([`Hadar::from_params`] with `forking`) then fills GPUs Hadar left idle with
+//! copies of jobs, at most one copy of a job per node; the engine runs a forked job at the sum
+//! of its copies' rates less an aggregation overhead (`Allocation::forked`).
+//!
+//! The crate README has the algorithm in math, every parameter with its source, and the
+//! choices we made where the papers are silent.
+
+mod policy;
+mod pricing;
+mod subroutine;
+
+pub use policy::Hadar;
+pub use pricing::PriceFunction;
+pub use subroutine::{JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};

@@ -1,0 +1,382 @@
+//! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
+
+use crate::pricing::PriceFunction;
+use crate::subroutine::{JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};
+use schedlab_cluster::ThroughputTable;
+use schedlab_core::{
+    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, Policy,
+    PolicyError, PolicyParams, Time,
+};
+use std::collections::{BTreeMap, BinaryHeap};
+use std::sync::Arc;
+
+/// Hadar (and HadarE with `forking`): every round, prices every (node, round) GPU from the
+/// active jobs' utilities, lets each job's dual subroutine pick its best schedule across GPU
+/// types and nodes, and runs jobs greedily by payoff while it is positive, raising the prices
+/// of the GPUs taken. See the crate README for the algorithm and its parameters.
+pub struct Hadar {
+    name: String,
+    table: Arc<ThroughputTable>,
+    round: f64,
+    progress: Progress,
+    task_level: bool,
+    forking: bool,
+    max_copies: usize,
+    utility: Utility,
+    low_factor: f64,
+    high_factor: f64,
+    idle_until_round: bool,
+    next_round: Option<Time>,
+    /// Per-worker rates per cluster GPU type, by (job type, workers).
+    rows: BTreeMap<(Arc<str>, u32), Vec<f64>>,
+}
+
+/// A job prepared for the subroutine.
+struct Prepared {
+    id: JobId,
+    workers: u32,
+    rates: Vec<f64>,
+    remaining: f64,
+    age: f64,
+    ideal_duration: f64,
+    weight: f64,
+    current: Vec<NodeId>,
+    /// Utility per GPU-round on its best type of an idle cluster.
+    density: f64,
+}
+
+impl Prepared {
+    fn input(&self) -> JobInput<'_> {
+        JobInput {
+            workers: self.workers,
+            worker_rates: &self.rates,
+            remaining: self.remaining,
+            age: self.age,
+            ideal_duration: self.ideal_duration,
+            weight: self.weight,
+            current: &self.current,
+        }
+    }
+}
+
+/// A heap entry: a job's payoff when last evaluated, at price version `version`.
+struct Offer {
+    payoff: f64,
+    job: usize,
+    version: u64,
+    schedule: Schedule,
+}
+
+impl PartialEq for Offer {
+    fn eq(&self, other: &Offer) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Offer {}
+impl PartialOrd for Offer {
+    fn partial_cmp(&self, other: &Offer) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Offer {
+    /// Highest payoff first; ties go to the earlier job.
+    fn cmp(&self, other: &Offer) -> std::cmp::Ordering {
+        self.payoff.total_cmp(&other.payoff).then(other.job.cmp(&self.job))
+    }
+}
+
+impl Hadar {
+    /// Builds Hadar, or HadarE with `forking`, from its parameters: `throughputs` (path in the
+    /// data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
+    /// `progress` (`sum` or `bottleneck`: how a job spread over types progresses; match the
+    /// experiment's `perf.throughputs.mixed_types`), `task_level` (`true`; `false` gives each
+    /// job one GPU type, as Gavel does), `utility_exponent` (1), `low_factor` (0.5) and
+    /// `high_factor` (1), which set the price range `L = low_factor x` the lowest and
+    /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
+    /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds). HadarE also
+    /// takes `max_copies` (0: as many as there are nodes).
+    pub fn from_params(params: &PolicyParams, forking: bool) -> Result<Hadar, ParamError> {
+        let mut reader = params.reader();
+        let throughputs = reader.choice_text("throughputs", "gavel/simulation_throughputs.json")?;
+        let round = reader.positive_f64("round", 360.0)?;
+        let progress = match reader.choice("progress", "sum", &["sum", "bottleneck"])? {
+            "sum" => Progress::Sum,
+            _ => Progress::Bottleneck,
+        };
+        let task_level = reader.bool("task_level", true)?;
+        let exponent = reader.positive_f64("utility_exponent", 1.0)?;
+        let low_factor = reader.positive_f64("low_factor", 0.5)?;
+        let high_factor = reader.positive_f64("high_factor", 1.0)?;
+        let idle_until_round = reader.bool("idle_until_round", false)?;
+        let max_copies = if forking { reader.f64("max_copies", 0.0)?.max(0.0) as usize } else { 1 };
+        let name = reader.finish()?;
+        let error = |message: String| ParamError { policy: name.clone(), message };
+        if low_factor > 1.0 {
+            return Err(error(format!(
+                "parameter 'low_factor': {low_factor} would price an idle GPU above the lowest job's utility \
+                 (expected 0 < x <= 1)"
+            )));
+        }
+        let table = ThroughputTable::shared(&throughputs)
+            .map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
+        Ok(Hadar {
+            name,
+            table,
+            round,
+            progress,
+            task_level,
+            forking,
+            max_copies: if max_copies == 0 { usize::MAX } else { max_copies },
+            utility: Utility { exponent },
+            low_factor,
+            high_factor,
+            idle_until_round,
+            next_round: None,
+            rows: BTreeMap::new(),
+        })
+    }
+
+    /// Per-worker rates of `job` on each of the cluster's GPU types (0 where it cannot run).
+    fn worker_rates(&mut self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
+        let key = (job.job_type.clone(), job.gpus);
+        if let Some(row) = self.rows.get(&key) {
+            return Ok(row.clone());
+        }
+        let names = cluster.spec().gpu_types();
+        let row: Vec<f64> = names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| {
+                if !job.feasible_types.contains(GpuTypeId(index as u16)) {
+                    return 0.0;
+                }
+                self.table.isolated(&job.job_type, job.gpus, name).unwrap_or(0.0) / f64::from(job.gpus)
+            })
+            .collect();
+        if row.iter().all(|rate| *rate <= 0.0) {
+            return Err(PolicyError::Unsupported(format!(
+                "{}: job {} ('{}' on {} GPUs) has no throughput in the table on any of this cluster's GPU types ({}); \
+                 Hadar needs jobs from the table's models (workload model gavel-zoo, perf throughputs)",
+                self.name,
+                job.id.0,
+                job.job_type,
+                job.gpus,
+                names.join(", ")
+            )));
+        }
+        self.rows.insert(key, row.clone());
+        Ok(row)
+    }
+
+    fn prepare(&mut self, job: &JobView, context: &Context<'_>) -> Result<Prepared, PolicyError> {
+        let rates = self.worker_rates(job, context.cluster)?;
+        let (Some(remaining), Some(oracle)) = (job.oracle_remaining_work(context.now), job.oracle) else {
+            return Err(PolicyError::Unsupported(format!(
+                "{}: job {} has no oracle information; Hadar plans with each job's total work",
+                self.name, job.id.0
+            )));
+        };
+        let age = context.now - job.arrival;
+        let best = rates.iter().copied().fold(0.0, f64::max) * f64::from(job.gpus);
+        let duration = remaining / best;
+        let utility = self.utility.value(job.weight, oracle.isolated_duration, age + duration);
+        let density = utility / (f64::from(job.gpus) * rounds(duration, self.round));
+        let current = job.allocation.as_ref().map(|allocation| allocation.parts.iter().map(|part| part.0).collect());
+        Ok(Prepared {
+            id: job.id,
+            workers: job.gpus,
+            rates,
+            remaining,
+            age,
+            ideal_duration: oracle.isolated_duration,
+            weight: job.weight,
+            current: current.unwrap_or_default(),
+            density,
+        })
+    }
+
+    /// The price function for these jobs: from `low_factor` x the lowest to `high_factor` x
+    /// the highest utility per GPU-round.
+    fn price_function(&self, jobs: &[Prepared]) -> PriceFunction {
+        let lowest = jobs.iter().map(|job| job.density).fold(f64::INFINITY, f64::min);
+        let highest = jobs.iter().map(|job| job.density).fold(0.0, f64::max);
+        let low = (self.low_factor * lowest).max(f64::MIN_POSITIVE);
+        PriceFunction::new(low, (self.high_factor * highest).max(low))
+    }
+
+    /// The primal step: jobs take their subroutine's schedule, highest payoff first, while the
+    /// payoff is positive; each commitment raises the prices of the GPUs taken. Payoffs only
+    /// fall as prices rise, so a stale payoff bounds the fresh one and lazy re-evaluation picks
+    /// the same job as re-evaluating everyone.
+    fn greedy(&self, jobs: &[Prepared], market: &mut Market) -> Vec<Option<Schedule>> {
+        let mut chosen: Vec<Option<Schedule>> = vec![None; jobs.len()];
+        let mut version = 0u64;
+        let mut heap = BinaryHeap::new();
+        for (index, job) in jobs.iter().enumerate() {
+            if let Some(schedule) = best_schedule(&job.input(), market, self.progress, self.task_level, self.utility)
+                && schedule.payoff() > 0.0
+            {
+                heap.push(Offer { payoff: schedule.payoff(), job: index, version, schedule });
+            }
+        }
+        while let Some(offer) = heap.pop() {
+            if offer.version == version {
+                for &(node, gpus) in &offer.schedule.parts {
+                    market.used[node.index()] += gpus;
+                }
+                chosen[offer.job] = Some(offer.schedule);
+                version += 1;
+                if market.used.iter().zip(&market.capacity).all(|(used, capacity)| used == capacity) {
+                    break;
+                }
+                continue;
+            }
+            let job = &jobs[offer.job];
+            if let Some(schedule) = best_schedule(&job.input(), market, self.progress, self.task_level, self.utility)
+                && schedule.payoff() > 0.0
+            {
+                heap.push(Offer { payoff: schedule.payoff(), job: offer.job, version, schedule });
+            }
+        }
+        chosen
+    }
+
+    /// HadarE: idle GPUs get copies of jobs, one copy per node, in rounds over the jobs by
+    /// utility per GPU-round (highest first) until no idle node fits another copy. A job
+    /// Hadar placed on one node keeps that node as its first copy; a job it spread over several
+    /// nodes is not forked; a job it left waiting may get copies too.
+    fn fork(&self, jobs: &[Prepared], chosen: &[Option<Schedule>], market: &mut Market) -> Vec<Vec<NodeId>> {
+        let mut copies: Vec<Vec<NodeId>> = chosen
+            .iter()
+            .map(|schedule| match schedule {
+                Some(schedule) if schedule.parts.len() == 1 => vec![schedule.parts[0].0],
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut order: Vec<usize> =
+            (0..jobs.len()).filter(|&index| chosen[index].is_none() || !copies[index].is_empty()).collect();
+        order.sort_by(|&a, &b| jobs[b].density.total_cmp(&jobs[a].density).then(a.cmp(&b)));
+        loop {
+            let mut added = false;
+            for &index in &order {
+                let job = &jobs[index];
+                if copies[index].len() >= self.max_copies {
+                    continue;
+                }
+                // The fastest free node for this job, its current nodes first, then the lowest.
+                let best = (0..market.node_types.len())
+                    .filter(|&node| {
+                        market.capacity[node] - market.used[node] >= job.workers
+                            && job.rates[market.node_types[node]] > 0.0
+                            && !copies[index].contains(&NodeId(node as u32))
+                    })
+                    .max_by(|&a, &b| {
+                        let rate = |node: usize| job.rates[market.node_types[node]];
+                        let current = |node: usize| job.current.contains(&NodeId(node as u32));
+                        rate(a).total_cmp(&rate(b)).then(current(a).cmp(&current(b))).then(b.cmp(&a))
+                    });
+                if let Some(node) = best {
+                    market.used[node] += job.workers;
+                    copies[index].push(NodeId(node as u32));
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+        }
+        copies
+    }
+
+    fn market(&self, cluster: &ClusterView, prices: PriceFunction, from_free: bool) -> Market {
+        let spec = cluster.spec();
+        let capacity: Vec<u32> = spec.nodes().iter().map(|node| node.gpus).collect();
+        let used = if from_free {
+            capacity.iter().zip(cluster.free_gpus_per_node()).map(|(capacity, free)| capacity - free).collect()
+        } else {
+            vec![0; capacity.len()]
+        };
+        Market {
+            node_types: spec.nodes().iter().map(|node| node.gpu_type.index()).collect(),
+            capacity,
+            used,
+            prices,
+            round: self.round,
+        }
+    }
+
+    /// A round: every active job is planned afresh on an idle cluster.
+    fn round_decision(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        let active: Vec<&JobView> = context.jobs.active().collect();
+        let jobs: Vec<Prepared> = active.iter().map(|job| self.prepare(job, context)).collect::<Result<_, _>>()?;
+        let prices = self.price_function(&jobs);
+        let mut market = self.market(context.cluster, prices, false);
+        let chosen = self.greedy(&jobs, &mut market);
+        let mut desired: Vec<(JobId, Allocation)> = Vec::new();
+        if self.forking {
+            let copies = self.fork(&jobs, &chosen, &mut market);
+            for (index, job) in jobs.iter().enumerate() {
+                match (&chosen[index], copies[index].len()) {
+                    (_, 2..) => desired.push((job.id, Allocation::copies(copies[index].clone(), job.workers))),
+                    (None, 1) => desired.push((job.id, Allocation::on_node(copies[index][0], job.workers))),
+                    (Some(schedule), _) => desired.push((job.id, Allocation::new(schedule.parts.clone()))),
+                    (None, _) => {}
+                }
+            }
+        } else {
+            for (index, job) in jobs.iter().enumerate() {
+                if let Some(schedule) = &chosen[index] {
+                    desired.push((job.id, Allocation::new(schedule.parts.clone())));
+                }
+            }
+        }
+        let running = context.jobs.running().map(|job| (job.id, job.allocation.as_ref().expect("running")));
+        Ok(Decision::reconcile(running, desired, self.next_round))
+    }
+
+    /// Between rounds: waiting jobs may take free GPUs at the prices the current utilisation
+    /// sets (the price range still spans every active job's utility per GPU-round).
+    fn fill_decision(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        let none = Decision { next_tick: self.next_round, ..Decision::none() };
+        if context.cluster.total_free() == 0 || context.jobs.n_queued() == 0 {
+            return Ok(none);
+        }
+        let active: Vec<&JobView> = context.jobs.active().collect();
+        let jobs: Vec<Prepared> = active.iter().map(|job| self.prepare(job, context)).collect::<Result<_, _>>()?;
+        let prices = self.price_function(&jobs);
+        let waiting: Vec<Prepared> = jobs.into_iter().filter(|job| job.current.is_empty()).collect();
+        let mut market = self.market(context.cluster, prices, true);
+        let chosen = self.greedy(&waiting, &mut market);
+        let start = waiting
+            .iter()
+            .zip(chosen)
+            .filter_map(|(job, schedule)| schedule.map(|schedule| (job.id, Allocation::new(schedule.parts))))
+            .collect();
+        Ok(Decision { start, ..none })
+    }
+}
+
+impl Policy for Hadar {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn knowledge(&self) -> Knowledge {
+        Knowledge::Oracle
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        if context.jobs.n_active() == 0 {
+            self.next_round = None;
+            return Ok(Decision::none());
+        }
+        if self.next_round.is_none_or(|round| context.now >= round) {
+            self.next_round = Some(context.now + self.round);
+            return self.round_decision(context);
+        }
+        if self.idle_until_round {
+            return Ok(Decision { next_tick: self.next_round, ..Decision::none() });
+        }
+        self.fill_decision(context)
+    }
+}

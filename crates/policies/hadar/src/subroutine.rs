@@ -1,0 +1,294 @@
+//! Hadar's dual subroutine: a job's cheapest schedule at the current prices, and its payoff.
+
+use crate::pricing::PriceFunction;
+use schedlab_core::NodeId;
+
+/// How a job whose workers sit on several GPU types progresses. It must match the engine's
+/// perf model (`perf.throughputs.mixed_types`) for the policy's estimates to be exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Each worker adds its type's per-worker rate (`sum_g rate(type(g)) / W`).
+    Sum,
+    /// Synchronous SGD: W x the slowest worker's per-worker rate.
+    Bottleneck,
+}
+
+/// A job's utility as a function of its completion time: `u = weight x (D / JCT)^exponent`,
+/// where `D` is its shortest possible JCT (its work alone on its fastest type). Non-increasing
+/// in the completion time, at most `weight`, and scale-free, so short and long jobs compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Utility {
+    /// The exponent (1 by default: utility is the inverse slowdown).
+    pub exponent: f64,
+}
+
+impl Utility {
+    /// Returns the utility of finishing with job completion time `jct` (seconds since arrival).
+    pub fn value(&self, weight: f64, ideal_duration: f64, jct: f64) -> f64 {
+        let slowdown = (jct / ideal_duration.max(f64::MIN_POSITIVE)).max(1.0);
+        weight * slowdown.powf(-self.exponent)
+    }
+}
+
+/// One job as the dual subroutine sees it.
+#[derive(Clone, Debug)]
+pub struct JobInput<'a> {
+    /// GPUs (workers) the job needs.
+    pub workers: u32,
+    /// Steps per second one worker contributes on each GPU type: the table's gang rate over
+    /// the workers; 0 where the job cannot run.
+    pub worker_rates: &'a [f64],
+    /// Steps left.
+    pub remaining: f64,
+    /// Seconds since the job arrived.
+    pub age: f64,
+    /// The job's shortest possible JCT: all its work alone on its fastest type (`D`).
+    pub ideal_duration: f64,
+    /// The job's weight.
+    pub weight: f64,
+    /// Nodes the job runs on now; preferred when two GPUs are worth the same.
+    pub current: &'a [NodeId],
+}
+
+/// The GPUs of one round and their prices.
+#[derive(Clone, Debug)]
+pub struct Market {
+    /// Each node's GPU type index.
+    pub node_types: Vec<usize>,
+    /// Each node's GPUs.
+    pub capacity: Vec<u32>,
+    /// GPUs taken on each node so far this round.
+    pub used: Vec<u32>,
+    /// The price function.
+    pub prices: PriceFunction,
+    /// Round length in seconds: a price is per GPU-round.
+    pub round: f64,
+}
+
+/// A job's schedule from the dual subroutine: where it runs, how fast, and what it is worth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// GPUs per node, sorted by node.
+    pub parts: Vec<(NodeId, u32)>,
+    /// Steps per second.
+    pub rate: f64,
+    /// Seconds to finish the remaining work at that rate.
+    pub duration: f64,
+    /// Utility of finishing then.
+    pub utility: f64,
+    /// Price of the GPUs for the rounds it needs (at least one).
+    pub cost: f64,
+}
+
+impl Schedule {
+    /// Returns utility minus cost; the job runs only if this is positive.
+    pub fn payoff(&self) -> f64 {
+        self.utility - self.cost
+    }
+}
+
+/// Returns GPU-rounds: a job holds its GPUs for at least the round it starts in.
+pub fn rounds(duration: f64, round: f64) -> f64 {
+    duration.max(round) / round
+}
+
+/// Which GPU types a candidate schedule may use.
+#[derive(Clone, Copy)]
+enum TypeRule {
+    /// Only this type (whole-job placement, as Gavel does).
+    Only(usize),
+    /// Any type at least as fast per worker as this one (bottleneck thresholds).
+    AtLeast(f64),
+    /// Any type (task-level placement by throughput per unit price).
+    Any,
+}
+
+/// Hadar's dual subroutine: the schedule with the highest payoff (utility minus price) for
+/// `job` at the market's current prices, or `None` when it cannot be placed at all.
+///
+/// Candidates: the job on one GPU type (for each type), and with `task_level` also across
+/// types: with [`Progress::Sum`] the W GPUs with the best per-worker throughput per unit price;
+/// with [`Progress::Bottleneck`], for each threshold type, the W cheapest GPUs among the types
+/// at least that fast. Each node's next GPU costs `p(used)`, so a job taking several GPUs on
+/// one node pays the rising price of each.
+pub fn best_schedule(
+    job: &JobInput<'_>,
+    market: &Market,
+    progress: Progress,
+    task_level: bool,
+    utility: Utility,
+) -> Option<Schedule> {
+    let types = job.worker_rates.len();
+    let mut rules: Vec<TypeRule> = (0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only).collect();
+    if task_level && rules.len() > 1 {
+        match progress {
+            Progress::Sum => rules.push(TypeRule::Any),
+            Progress::Bottleneck => {
+                rules.extend(job.worker_rates.iter().filter(|rate| **rate > 0.0).map(|&rate| TypeRule::AtLeast(rate)))
+            }
+        }
+    }
+    let mut best: Option<Schedule> = None;
+    for rule in rules {
+        let Some(schedule) = schedule_under(job, market, progress, utility, rule) else { continue };
+        if best.as_ref().is_none_or(|best| schedule.payoff() > best.payoff()) {
+            best = Some(schedule);
+        }
+    }
+    best
+}
+
+/// One GPU a schedule could take: its node, its worker rate and its price.
+struct Candidate {
+    node: usize,
+    rate: f64,
+    price: f64,
+    current: bool,
+}
+
+fn schedule_under(
+    job: &JobInput<'_>,
+    market: &Market,
+    progress: Progress,
+    utility: Utility,
+    rule: TypeRule,
+) -> Option<Schedule> {
+    let mut candidates = Vec::new();
+    for (node, &gpu_type) in market.node_types.iter().enumerate() {
+        let rate = job.worker_rates[gpu_type];
+        let allowed = match rule {
+            TypeRule::Only(only) => gpu_type == only,
+            TypeRule::AtLeast(threshold) => rate >= threshold,
+            TypeRule::Any => true,
+        };
+        if !allowed || rate <= 0.0 {
+            continue;
+        }
+        let free = market.capacity[node] - market.used[node];
+        let current = job.current.contains(&NodeId(node as u32));
+        for extra in 0..free.min(job.workers) {
+            let price = market.prices.price(market.used[node] + extra, market.capacity[node]);
+            candidates.push(Candidate { node, rate, price, current });
+        }
+    }
+    if candidates.len() < job.workers as usize {
+        return None;
+    }
+    // Best first: throughput per unit price (for one type or a bottleneck threshold this is
+    // the cheapest GPU), then the job's current nodes, then the lowest node.
+    candidates.sort_by(|a, b| {
+        let value = |candidate: &Candidate| match rule {
+            TypeRule::Any => candidate.rate / candidate.price,
+            _ => 1.0 / candidate.price,
+        };
+        value(b).total_cmp(&value(a)).then(b.current.cmp(&a.current)).then(a.node.cmp(&b.node))
+    });
+    candidates.truncate(job.workers as usize);
+    let workers = f64::from(job.workers);
+    let rate = match progress {
+        Progress::Sum => candidates.iter().map(|candidate| candidate.rate).sum(),
+        Progress::Bottleneck => {
+            workers * candidates.iter().map(|candidate| candidate.rate).fold(f64::INFINITY, f64::min)
+        }
+    };
+    let duration = job.remaining / rate;
+    let price: f64 = candidates.iter().map(|candidate| candidate.price).sum();
+    let mut parts: Vec<(NodeId, u32)> = Vec::new();
+    candidates.sort_by_key(|candidate| candidate.node);
+    for candidate in &candidates {
+        match parts.last_mut() {
+            Some(last) if last.0.index() == candidate.node => last.1 += 1,
+            _ => parts.push((NodeId(candidate.node as u32), 1)),
+        }
+    }
+    Some(Schedule {
+        parts,
+        rate,
+        duration,
+        utility: utility.value(job.weight, job.ideal_duration, job.age + duration),
+        cost: price * rounds(duration, market.round),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn market(nodes: &[(usize, u32)], low: f64, high: f64) -> Market {
+        Market {
+            node_types: nodes.iter().map(|node| node.0).collect(),
+            capacity: nodes.iter().map(|node| node.1).collect(),
+            used: vec![0; nodes.len()],
+            prices: PriceFunction::new(low, high),
+            round: 100.0,
+        }
+    }
+
+    #[test]
+    fn utility_is_the_inverse_slowdown_and_never_rises_with_completion_time() {
+        let utility = Utility { exponent: 1.0 };
+        assert_eq!(utility.value(2.0, 100.0, 100.0), 2.0);
+        assert_eq!(utility.value(2.0, 100.0, 400.0), 0.5);
+        // Faster than ideal is impossible; it is capped at the weight.
+        assert_eq!(utility.value(2.0, 100.0, 50.0), 2.0);
+        let mut previous = f64::INFINITY;
+        for jct in [100.0, 150.0, 1e3, 1e6] {
+            let value = utility.value(1.0, 100.0, jct);
+            assert!(value <= previous);
+            previous = value;
+        }
+    }
+
+    #[test]
+    fn a_job_takes_the_best_throughput_per_unit_price_across_types() {
+        // Type 0 (fast): 3 steps/s per worker; type 1 (slow): 1. Node 0 is type 0 with 2 GPUs,
+        // 1 already taken; node 1 is type 1 with 2 GPUs, idle. Prices from 1 (idle) to 16
+        // (full): the fast node's free GPU costs 16^(1/2) = 4, the slow node's GPUs 1 and 4.
+        // Per unit price: fast 3/4 = 0.75, slow 1/1 = 1 then 1/4 = 0.25. A 2-worker job with
+        // the sum rule takes the slow node's first GPU and the fast GPU: 1 + 3 = 4 steps/s.
+        let mut market = market(&[(0, 2), (1, 2)], 1.0, 16.0);
+        market.used[0] = 1;
+        let rates = [3.0, 1.0];
+        let job = JobInput {
+            workers: 2,
+            worker_rates: &rates,
+            remaining: 800.0,
+            age: 0.0,
+            ideal_duration: 100.0,
+            weight: 1.0,
+            current: &[],
+        };
+        let utility = Utility { exponent: 1.0 };
+        let schedule = best_schedule(&job, &market, Progress::Sum, true, utility).unwrap();
+        assert_eq!(schedule.parts, vec![(NodeId(0), 1), (NodeId(1), 1)]);
+        assert_eq!(schedule.rate, 4.0);
+        // 800 steps at 4/s: 200 s = 2 rounds at prices 4 + 1; utility 100/200 = 0.5.
+        assert_eq!(schedule.duration, 200.0);
+        assert_eq!(schedule.cost, 10.0);
+        assert_eq!(schedule.utility, 0.5);
+        // Whole-job placement can only use the slow node: 2 steps/s, 400 s, prices 1 + 4.
+        let whole = best_schedule(&job, &market, Progress::Sum, false, utility).unwrap();
+        assert_eq!(whole.parts, vec![(NodeId(1), 2)]);
+        assert_eq!((whole.rate, whole.cost), (2.0, 20.0));
+        // Synchronous SGD: the split runs at 2 x 1 = 2 steps/s for the same prices, so the
+        // subroutine keeps whole-job placement there.
+        let sync = best_schedule(&job, &market, Progress::Bottleneck, true, utility).unwrap();
+        assert_eq!(sync.rate, 2.0);
+    }
+
+    #[test]
+    fn a_job_that_cannot_get_its_workers_has_no_schedule() {
+        let market = market(&[(0, 1)], 1.0, 2.0);
+        let rates = [1.0];
+        let job = JobInput {
+            workers: 2,
+            worker_rates: &rates,
+            remaining: 1.0,
+            age: 0.0,
+            ideal_duration: 1.0,
+            weight: 1.0,
+            current: &[],
+        };
+        assert_eq!(best_schedule(&job, &market, Progress::Sum, true, Utility { exponent: 1.0 }), None);
+    }
+}
