@@ -45,13 +45,6 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(basic::Fifo::from_params(params)),
     },
     PolicyEntry {
-        name: "yarn-cs",
-        description: "YARN capacity scheduler: FIFO queues (by VC, else user) with equal guaranteed shares, elastic up to max_share; non-preemptive",
-        oracle: false,
-        params: "max_share=1",
-        build: |params| boxed(basic::YarnCapacity::from_params(params)),
-    },
-    PolicyEntry {
         name: "sjf",
         description: "shortest job first by true duration; non-preemptive (ORACLE)",
         oracle: true,
@@ -92,6 +85,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         oracle: false,
         params: "quantum=60",
         build: |params| boxed(basic::Gandiva::from_params(params)),
+    },
+    PolicyEntry {
+        name: "yarn-cs",
+        description: "YARN capacity scheduler: FIFO queues (by VC, else user) with equal guaranteed shares, elastic up to max_share; non-preemptive",
+        oracle: false,
+        params: "max_share=1",
+        build: |params| boxed(basic::YarnCapacity::from_params(params)),
     },
     PolicyEntry {
         name: "gavel-las",

@@ -221,12 +221,13 @@ impl Hadar {
         }
         while let Some(offer) = heap.pop() {
             if offer.version == version {
+                let planned = offer.schedule.duration / market.round;
                 for &(node, gpus) in &offer.schedule.parts {
-                    market.used[node.index()] += gpus;
+                    market.take(node.index(), gpus, planned);
                 }
                 chosen[offer.job] = Some(offer.schedule);
                 version += 1;
-                if market.used.iter().zip(&market.capacity).all(|(used, capacity)| used == capacity) {
+                if market.is_full() {
                     break;
                 }
                 continue;
@@ -266,7 +267,7 @@ impl Hadar {
                 // The fastest free node for this job, its current nodes first, then the lowest.
                 let best = (0..market.node_types.len())
                     .filter(|&node| {
-                        market.capacity[node] - market.used[node] >= job.workers
+                        market.free(node) >= job.workers
                             && job.rates[market.node_types[node]] > 0.0
                             && !copies[index].contains(&NodeId(node as u32))
                     })
@@ -276,7 +277,11 @@ impl Hadar {
                         rate(a).total_cmp(&rate(b)).then(current(a).cmp(&current(b))).then(b.cmp(&a))
                     });
                 if let Some(node) = best {
-                    market.used[node] += job.workers;
+                    market.take(
+                        node,
+                        job.workers,
+                        job.remaining / (job.rates[market.node_types[node]] * f64::from(job.workers)) / market.round,
+                    );
                     copies[index].push(NodeId(node as u32));
                     added = true;
                 }
@@ -288,21 +293,27 @@ impl Hadar {
         copies
     }
 
-    fn market(&self, cluster: &ClusterView, prices: PriceFunction, from_free: bool) -> Market {
-        let spec = cluster.spec();
-        let capacity: Vec<u32> = spec.nodes().iter().map(|node| node.gpus).collect();
-        let used = if from_free {
-            capacity.iter().zip(cluster.free_gpus_per_node()).map(|(capacity, free)| capacity - free).collect()
-        } else {
-            vec![0; capacity.len()]
-        };
-        Market {
-            node_types: spec.nodes().iter().map(|node| node.gpu_type.index()).collect(),
-            capacity,
-            used,
+    /// The market now: idle at a round start; between rounds, each running job's GPUs are
+    /// busy until its planned end at its current rate.
+    fn market(&self, context: &Context<'_>, prices: PriceFunction, with_running: bool) -> Market {
+        let spec = context.cluster.spec();
+        let mut market = Market::idle(
+            spec.nodes().iter().map(|node| node.gpu_type.index()).collect(),
+            spec.nodes().iter().map(|node| node.gpus).collect(),
             prices,
-            round: self.round,
+            self.round,
+        );
+        if with_running {
+            for job in context.jobs.running() {
+                let left = job.oracle_remaining_work(context.now).unwrap_or(0.0);
+                let rounds = left / job.observed_rate().max(f64::MIN_POSITIVE) / self.round;
+                let allocation = job.allocation.as_ref().expect("running");
+                for &(node, gpus) in &allocation.parts {
+                    market.take(node.index(), gpus, rounds);
+                }
+            }
         }
+        market
     }
 
     /// A round: every active job is planned afresh on an idle cluster.
@@ -310,7 +321,7 @@ impl Hadar {
         let active: Vec<&JobView> = context.jobs.active().collect();
         let jobs: Vec<Prepared> = active.iter().map(|job| self.prepare(job, context)).collect::<Result<_, _>>()?;
         let prices = self.price_function(&jobs);
-        let mut market = self.market(context.cluster, prices, false);
+        let mut market = self.market(context, prices, false);
         let chosen = self.greedy(&jobs, &mut market);
         let mut desired: Vec<(JobId, Allocation)> = Vec::new();
         if self.forking {
@@ -345,7 +356,7 @@ impl Hadar {
         let jobs: Vec<Prepared> = active.iter().map(|job| self.prepare(job, context)).collect::<Result<_, _>>()?;
         let prices = self.price_function(&jobs);
         let waiting: Vec<Prepared> = jobs.into_iter().filter(|job| job.current.is_empty()).collect();
-        let mut market = self.market(context.cluster, prices, true);
+        let mut market = self.market(context, prices, true);
         let chosen = self.greedy(&waiting, &mut market);
         let start = waiting
             .iter()

@@ -50,19 +50,74 @@ pub struct JobInput<'a> {
     pub current: &'a [NodeId],
 }
 
-/// The GPUs of one round and their prices.
+/// The GPUs of the cluster over time, and their prices: each node's planned busy GPUs, each
+/// until its job's planned end. Prices are per (node, round): a round's price on a node follows
+/// the GPUs planned busy there in that round, so a job that runs for many rounds pays the
+/// current high price only while the jobs planned before it still run.
 #[derive(Clone, Debug)]
 pub struct Market {
     /// Each node's GPU type index.
     pub node_types: Vec<usize>,
     /// Each node's GPUs.
     pub capacity: Vec<u32>,
-    /// GPUs taken on each node so far this round.
-    pub used: Vec<u32>,
+    /// Per node, the end (in rounds from now) of each planned busy GPU.
+    pub ends: Vec<Vec<f64>>,
     /// The price function.
     pub prices: PriceFunction,
     /// Round length in seconds: a price is per GPU-round.
     pub round: f64,
+}
+
+impl Market {
+    /// Returns a market with nothing planned.
+    pub fn idle(node_types: Vec<usize>, capacity: Vec<u32>, prices: PriceFunction, round: f64) -> Market {
+        let ends = vec![Vec::new(); capacity.len()];
+        Market { node_types, capacity, ends, prices, round }
+    }
+
+    /// Returns the GPUs of `node` planned busy now.
+    pub fn used(&self, node: usize) -> u32 {
+        self.ends[node].len() as u32
+    }
+
+    /// Returns the GPUs of `node` free now.
+    pub fn free(&self, node: usize) -> u32 {
+        self.capacity[node] - self.used(node)
+    }
+
+    /// Returns true if and only if every GPU is planned busy now.
+    pub fn is_full(&self) -> bool {
+        (0..self.capacity.len()).all(|node| self.free(node) == 0)
+    }
+
+    /// Returns the price of one more GPU on `node` for `rounds` rounds from now, when the job
+    /// already takes `extra` GPUs there: the integral over time of `p(busy(t) + extra)`.
+    pub fn gpu_cost(&self, node: usize, extra: u32, rounds: f64) -> f64 {
+        let capacity = self.capacity[node];
+        let ends = &self.ends[node];
+        let mut busy = ends.len() as u32;
+        let mut from = 0.0;
+        let mut cost = 0.0;
+        // `ends` is sorted: busy drops by one at each end.
+        for &end in ends {
+            if end >= rounds {
+                break;
+            }
+            cost += (end - from).max(0.0) * self.prices.price(busy + extra, capacity);
+            from = end.max(from);
+            busy -= 1;
+        }
+        cost + (rounds - from).max(0.0) * self.prices.price(busy + extra, capacity)
+    }
+
+    /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
+    pub fn take(&mut self, node: usize, gpus: u32, rounds: f64) {
+        let ends = &mut self.ends[node];
+        let at = ends.partition_point(|end| *end <= rounds);
+        for _ in 0..gpus {
+            ends.insert(at, rounds);
+        }
+    }
 }
 
 /// A job's schedule from the dual subroutine: where it runs, how fast, and what it is worth.
@@ -76,7 +131,7 @@ pub struct Schedule {
     pub duration: f64,
     /// Utility of finishing then.
     pub utility: f64,
-    /// Price of the GPUs for the rounds it needs (at least one).
+    /// Price of the GPUs for the rounds it needs (at least one), at each round's price.
     pub cost: f64,
 }
 
@@ -109,8 +164,9 @@ enum TypeRule {
 /// Candidates: the job on one GPU type (for each type), and with `task_level` also across
 /// types: with [`Progress::Sum`] the W GPUs with the best per-worker throughput per unit price;
 /// with [`Progress::Bottleneck`], for each threshold type, the W cheapest GPUs among the types
-/// at least that fast. Each node's next GPU costs `p(used)`, so a job taking several GPUs on
-/// one node pays the rising price of each.
+/// at least that fast. A GPU's price is its node's price in each round the job would hold it
+/// ([`Market::gpu_cost`]), and a job taking several GPUs on one node pays the rising price of
+/// each; GPUs are ranked by their average price over the job's shortest possible duration.
 pub fn best_schedule(
     job: &JobInput<'_>,
     market: &Market,
@@ -138,9 +194,11 @@ pub fn best_schedule(
     best
 }
 
-/// One GPU a schedule could take: its node, its worker rate and its price.
+/// One GPU a schedule could take: its node, its worker rate and its average price per round.
 struct Candidate {
     node: usize,
+    /// GPUs the job takes on this node before this one.
+    extra: u32,
     rate: f64,
     price: f64,
     current: bool,
@@ -153,6 +211,9 @@ fn schedule_under(
     utility: Utility,
     rule: TypeRule,
 ) -> Option<Schedule> {
+    // Rank GPUs by their average price over the job's shortest possible remaining time.
+    let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
+    let horizon = rounds(job.remaining / best_rate, market.round);
     let mut candidates = Vec::new();
     for (node, &gpu_type) in market.node_types.iter().enumerate() {
         let rate = job.worker_rates[gpu_type];
@@ -164,11 +225,10 @@ fn schedule_under(
         if !allowed || rate <= 0.0 {
             continue;
         }
-        let free = market.capacity[node] - market.used[node];
         let current = job.current.contains(&NodeId(node as u32));
-        for extra in 0..free.min(job.workers) {
-            let price = market.prices.price(market.used[node] + extra, market.capacity[node]);
-            candidates.push(Candidate { node, rate, price, current });
+        for extra in 0..market.free(node).min(job.workers) {
+            let price = market.gpu_cost(node, extra, horizon) / horizon;
+            candidates.push(Candidate { node, extra, rate, price, current });
         }
     }
     if candidates.len() < job.workers as usize {
@@ -192,7 +252,8 @@ fn schedule_under(
         }
     };
     let duration = job.remaining / rate;
-    let price: f64 = candidates.iter().map(|candidate| candidate.price).sum();
+    let charged = rounds(duration, market.round);
+    let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
     let mut parts: Vec<(NodeId, u32)> = Vec::new();
     candidates.sort_by_key(|candidate| candidate.node);
     for candidate in &candidates {
@@ -206,7 +267,7 @@ fn schedule_under(
         rate,
         duration,
         utility: utility.value(job.weight, job.ideal_duration, job.age + duration),
-        cost: price * rounds(duration, market.round),
+        cost,
     })
 }
 
@@ -215,13 +276,28 @@ mod tests {
     use super::*;
 
     fn market(nodes: &[(usize, u32)], low: f64, high: f64) -> Market {
-        Market {
-            node_types: nodes.iter().map(|node| node.0).collect(),
-            capacity: nodes.iter().map(|node| node.1).collect(),
-            used: vec![0; nodes.len()],
-            prices: PriceFunction::new(low, high),
-            round: 100.0,
-        }
+        Market::idle(
+            nodes.iter().map(|node| node.0).collect(),
+            nodes.iter().map(|node| node.1).collect(),
+            PriceFunction::new(low, high),
+            100.0,
+        )
+    }
+
+    #[test]
+    fn a_gpu_costs_each_round_at_the_price_of_the_gpus_planned_busy_then() {
+        // A 2-GPU node with prices 1 (idle) to 16 (full): one GPU busy until round 3.
+        let mut market = market(&[(0, 2)], 1.0, 16.0);
+        market.take(0, 1, 3.0);
+        assert_eq!((market.used(0), market.free(0)), (1, 1));
+        // The other GPU for 5 rounds: 3 rounds at p(1) = 4, then 2 at p(0) = 1.
+        assert_eq!(market.gpu_cost(0, 0, 5.0), 14.0);
+        // For 2 rounds, all at p(1); a second GPU of the same job pays p(2) = 16 while busy.
+        assert_eq!(market.gpu_cost(0, 0, 2.0), 8.0);
+        assert_eq!(market.gpu_cost(0, 1, 5.0), 3.0 * 16.0 + 2.0 * 4.0);
+        market.take(0, 1, 1.0);
+        assert!(market.is_full());
+        assert_eq!(market.ends[0], vec![1.0, 3.0]);
     }
 
     #[test]
@@ -247,7 +323,7 @@ mod tests {
         // Per unit price: fast 3/4 = 0.75, slow 1/1 = 1 then 1/4 = 0.25. A 2-worker job with
         // the sum rule takes the slow node's first GPU and the fast GPU: 1 + 3 = 4 steps/s.
         let mut market = market(&[(0, 2), (1, 2)], 1.0, 16.0);
-        market.used[0] = 1;
+        market.take(0, 1, 1e9);
         let rates = [3.0, 1.0];
         let job = JobInput {
             workers: 2,

@@ -94,13 +94,14 @@ fn task_level_placement_beats_whole_job_placement() {
     // v100s (20 steps/s, the ideal D); on a v100 and the p100, 10 + 3 = 13 steps/s with the
     // sum rule, 307.7 s.
     //
-    // Round 0: each job's utility per GPU-round on an idle cluster is u / (W x rounds) =
-    // 1 / (2 x 1) = 0.5, so L = 0.25 and U = 0.5 and a node's next GPU costs
-    // 0.25 x 2^(used / capacity). Job 0 (tie by arrival) takes the two cheapest v100s on
-    // node 0 (0.25 and 0.315; 20 steps/s per 0.565 beats anything with the p100).
-    // Job 1 then sees node 0's last v100 at 0.397 and the p100 at 0.25: task-level, it takes
-    // both (13 steps/s, 307.7 s, utility 200 / 307.7 = 0.65 > price 0.647 x 1 round), and
-    // ends at 307.7 s. Job 0 ends at 200 s.
+    // Round 0 (360 s): each job's utility per GPU-round on an idle cluster is u / (W x rounds)
+    // = 1 / (2 x 1) = 0.5 (a job pays at least one round), so L = 0.25 and U = 0.5 and a
+    // node's GPU costs 0.25 x 2^(busy / capacity) per round. Job 0 (tie by arrival) takes the
+    // two cheapest v100s on node 0 (0.25 and 0.315 for one round; 20 steps/s per 0.565 beats
+    // anything with the p100), busy until 200 s = 0.556 rounds. Job 1 then sees node 0's last
+    // v100 at p(2) = 0.397 until 0.556 rounds and 0.25 after, 0.332 for its round, and the
+    // p100 at 0.25: task-level, it takes both (13 steps/s, 307.7 s, utility
+    // 200 / 307.7 = 0.65 > price 0.582), and ends at 307.7 s. Job 0 ends at 200 s.
     let jobs =
         vec![JobSpec::new(JobId(0), Time::ZERO, 2, "m", 4000.0), JobSpec::new(JobId(1), Time::ZERO, 2, "m", 4000.0)];
     let nodes = [(0, 3), (1, 1)];
@@ -125,29 +126,32 @@ fn task_level_placement_beats_whole_job_placement() {
 
 #[test]
 fn a_job_whose_utility_is_below_its_price_waits_and_hadare_gives_it_the_idle_gpu() {
-    // One node of two v100s. Job 0 needs 100 s (1,000 steps), job 1 100 rounds (360,000 s,
-    // 3.6 M steps). Utility per GPU-round: job 0 1 / 1 round = 1, job 1 1 / 100 = 0.01. So
-    // L = 0.005, U = 1. Job 0 takes the first v100 at 0.005. The second costs
-    // 0.005 x 200^(1/2) = 0.0707 per round, more than job 1's 0.01 utility per round: job 1
-    // waits although the GPU is idle. At 100 s job 0 ends; alone, job 1 prices the idle node
-    // at its own scale (L = 0.005 again, relative to itself) and starts: it ends at
-    // 100 + 360,000 s.
+    // One node of two v100s (10 steps/s per worker). Two 1-GPU jobs of 100 rounds
+    // (360,000 steps); job 0 has weight 10, job 1 weight 1. Utility per GPU-round on an idle
+    // cluster: job 0 10 / 100 = 0.1, job 1 1 / 100 = 0.01, so L = 0.005 and U = 0.1.
+    // Job 0 pays 100 rounds at p(0) = 0.005 (payoff 9.5) and goes first. The second GPU then
+    // costs p(1) = 0.005 x 20^(1/2) = 0.0224 in each of the 100 rounds job 0 holds the other:
+    // 2.24 in all, above job 1's utility of 1. Job 1 waits although the GPU is idle, and
+    // finishes after job 0 (at 36,000 s).
     let jobs = vec![
-        JobSpec::new(JobId(0), Time::ZERO, 1, "m", 1000.0),
-        JobSpec::new(JobId(1), Time::ZERO, 1, "m", 3_600_000.0),
+        JobSpec { weight: 10.0, ..JobSpec::new(JobId(0), Time::ZERO, 1, "m", 360_000.0) },
+        JobSpec::new(JobId(1), Time::ZERO, 1, "m", 360_000.0),
     ];
     let (result, first) = simulate(hadar("wait", "", false), cluster(&[(0, 2)]), &jobs, MixedTypes::Sum);
     assert_eq!(first.start, vec![(JobId(0), Allocation::on_node(NodeId(0), 1))]);
-    assert_eq!(jcts(&result), vec![100.0, 360_100.0]);
+    let jct = jcts(&result);
+    assert_eq!(jct[0], 36_000.0);
+    assert!(jct[1] > 36_000.0, "{jct:?}");
 
     // HadarE fills the idle GPU Hadar left: job 1 gets a copy at once (a single copy, so an
-    // ordinary allocation) and ends at 360,000 s.
+    // ordinary allocation), keeps it every round, and also ends at 36,000 s.
     let (result, first) = simulate(hadar("wait-e", "", true), cluster(&[(0, 2)]), &jobs, MixedTypes::Sum);
     assert_eq!(
         first.start,
         vec![(JobId(0), Allocation::on_node(NodeId(0), 1)), (JobId(1), Allocation::on_node(NodeId(0), 1))]
     );
-    assert_eq!(jcts(&result), vec![100.0, 360_000.0]);
+    assert_eq!(jcts(&result), vec![36_000.0, 36_000.0]);
+    assert_eq!(result.jobs[1].restarts, 0);
 }
 
 #[test]
