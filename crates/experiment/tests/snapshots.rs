@@ -42,3 +42,11 @@ fn ci_gavel_all() {
     }
     check("gavel-all");
 }
+
+#[test]
+fn ci_hadar() {
+    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
+        return;
+    }
+    check("hadar");
+}
