@@ -17,6 +17,8 @@ struct RandomValid {
     sabotage_at: Option<u32>,
     /// Also start pairs of waiting jobs sharing GPUs (space sharing).
     share: bool,
+    /// Also fork waiting jobs into copies on several nodes (HadarE).
+    fork: bool,
 }
 
 /// Uniform speed, and 60% of it for a job sharing its GPUs.
@@ -150,6 +152,26 @@ impl Policy for RandomValid {
             }
             candidates.retain(|job| !paired.contains(&job.id));
         }
+        if self.fork {
+            // Fork some waiting jobs onto two or more nodes with room for a whole copy each.
+            let mut forked: Vec<JobId> = Vec::new();
+            for job in &candidates {
+                let mut nodes: Vec<NodeId> = (0..plan.spec().nodes().len() as u32)
+                    .map(NodeId)
+                    .filter(|&node| plan.free_gpus(node) >= job.gpus)
+                    .collect();
+                if nodes.len() < 2 || !self.rng.random_bool(0.4) {
+                    continue;
+                }
+                nodes.shuffle(&mut self.rng);
+                nodes.truncate(self.rng.random_range(2..=nodes.len()));
+                let copies = Allocation::copies(nodes, job.gpus);
+                plan.take(&copies, None).unwrap();
+                decision.start.push((job.id, copies));
+                forked.push(job.id);
+            }
+            candidates.retain(|job| !forked.contains(&job.id));
+        }
         for job in &candidates {
             if self.rng.random_bool(0.6)
                 && let Some(allocation) = random_allocation(&mut self.rng, &plan, job.gpus)
@@ -219,7 +241,7 @@ proptest! {
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
         let jobs = rigid(&workload);
         let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
-        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: false };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: false, fork: false };
         let result = run(cluster.clone(), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
 
         let mut per_type = vec![0.0; cluster.gpu_types().len()];
@@ -241,6 +263,39 @@ proptest! {
     }
 
     #[test]
+    fn random_forks_never_break_an_invariant(
+        nodes in cluster_strategy(),
+        workload in workload_strategy(),
+        seed in any::<u64>(),
+        overhead in prop_oneof![Just(0.0), 0.0..5.0f64],
+        fork_overhead in prop_oneof![Just(0.0), 0.0..0.5f64],
+    ) {
+        // Copies on distinct nodes and progress = copies' sum less aggregation are checked by
+        // the engine at every decision; here, every job finishes and the GPU time adds up.
+        let cluster = Arc::new(schedlab_cluster::build::from_node_list(&nodes).unwrap());
+        let largest = cluster.nodes().iter().map(|node| node.gpus).max().unwrap();
+        let workload: Vec<(f64, u32, f64)> =
+            workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(largest), work)).collect();
+        let jobs = rigid(&workload);
+        let config =
+            SimConfig { restart_overhead: overhead, check_invariants: true, fork_overhead, ..SimConfig::default() };
+        let mut policy =
+            RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: false, fork: true };
+        let result = run(cluster.clone(), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
+        let mut per_type = vec![0.0; cluster.gpu_types().len()];
+        for record in &result.jobs {
+            prop_assert!(record.jct.is_some(), "{record:?}");
+            for (total, seconds) in per_type.iter_mut().zip(&record.gpu_seconds) {
+                *total += seconds;
+            }
+        }
+        let busy = result.timeline.integrate(0.0, result.metrics.end_time);
+        for (from_jobs, from_timeline) in per_type.iter().zip(&busy) {
+            prop_assert!((from_jobs - from_timeline).abs() < 1e-6 * from_jobs.max(1.0), "{per_type:?} vs {busy:?}");
+        }
+    }
+
+    #[test]
     fn an_invalid_decision_is_always_refused(
         nodes in cluster_strategy(),
         workload in workload_strategy(),
@@ -253,7 +308,7 @@ proptest! {
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(total), work)).collect();
         let jobs = rigid(&workload);
         let mut policy =
-            RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: Some(sabotage_at), share: false };
+            RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: Some(sabotage_at), share: false, fork: false };
         let outcome = run(cluster, &jobs, &TraceDuration::uniform(), &mut policy, &SimConfig::default());
         if policy.calls >= sabotage_at {
             prop_assert!(matches!(outcome, Err(SimError::InvalidDecision { .. })), "{:?}", outcome.err());
@@ -278,7 +333,7 @@ proptest! {
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(largest), work)).collect();
         let jobs = rigid(&workload);
         let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
-        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: true };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share: true, fork: false };
         let model = SharingModel(TraceDuration::uniform());
         let result = run(cluster, &jobs, &model, &mut policy, &config).unwrap();
         for (job, record) in jobs.iter().zip(&result.jobs) {
