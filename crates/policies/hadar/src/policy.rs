@@ -196,12 +196,14 @@ impl Hadar {
     }
 
     /// The price function for these jobs: from `low_factor` x the lowest to `high_factor` x
-    /// the highest utility per GPU-round.
+    /// the highest utility per GPU-round. The range is capped at 10^12 (a job of weight 0 has
+    /// no utility at all), so that prices stay finite.
     fn price_function(&self, jobs: &[Prepared]) -> PriceFunction {
         let lowest = jobs.iter().map(|job| job.density).fold(f64::INFINITY, f64::min);
         let highest = jobs.iter().map(|job| job.density).fold(0.0, f64::max);
-        let low = (self.low_factor * lowest).max(f64::MIN_POSITIVE);
-        PriceFunction::new(low, (self.high_factor * highest).max(low))
+        let high = (self.high_factor * highest).max(f64::MIN_POSITIVE);
+        let low = (self.low_factor * lowest).max(high * 1e-12);
+        PriceFunction::new(low, high)
     }
 
     /// The primal step: jobs take their subroutine's schedule, highest payoff first, while the
