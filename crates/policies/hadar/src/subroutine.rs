@@ -66,13 +66,17 @@ pub struct Market {
     pub prices: PriceFunction,
     /// Round length in seconds: a price is per GPU-round.
     pub round: f64,
+    /// `p(g)` for g = 0..=capacity of each node, computed once (`powf` is the hot path).
+    price_steps: Vec<Vec<f64>>,
 }
 
 impl Market {
     /// Returns a market with nothing planned.
     pub fn idle(node_types: Vec<usize>, capacity: Vec<u32>, prices: PriceFunction, round: f64) -> Market {
         let ends = vec![Vec::new(); capacity.len()];
-        Market { node_types, capacity, ends, prices, round }
+        let price_steps =
+            capacity.iter().map(|&gpus| (0..=gpus).map(|used| prices.price(used, gpus)).collect()).collect();
+        Market { node_types, capacity, ends, prices, round, price_steps }
     }
 
     /// Returns the GPUs of `node` planned busy now.
@@ -93,7 +97,8 @@ impl Market {
     /// Returns the price of one more GPU on `node` for `rounds` rounds from now, when the job
     /// already takes `extra` GPUs there: the integral over time of `p(busy(t) + extra)`.
     pub fn gpu_cost(&self, node: usize, extra: u32, rounds: f64) -> f64 {
-        let capacity = self.capacity[node];
+        let steps = &self.price_steps[node];
+        let price = |busy: u32| steps[(busy as usize).min(steps.len() - 1)];
         let ends = &self.ends[node];
         let mut busy = ends.len() as u32;
         let mut from = 0.0;
@@ -103,11 +108,11 @@ impl Market {
             if end >= rounds {
                 break;
             }
-            cost += (end - from).max(0.0) * self.prices.price(busy + extra, capacity);
+            cost += (end - from).max(0.0) * price(busy + extra);
             from = end.max(from);
             busy -= 1;
         }
-        cost + (rounds - from).max(0.0) * self.prices.price(busy + extra, capacity)
+        cost + (rounds - from).max(0.0) * price(busy + extra)
     }
 
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
@@ -200,7 +205,8 @@ struct Candidate {
     /// GPUs the job takes on this node before this one.
     extra: u32,
     rate: f64,
-    price: f64,
+    /// Throughput per unit of average price (or 1 / price when every allowed GPU is as fast).
+    value: f64,
     current: bool,
 }
 
@@ -228,21 +234,30 @@ fn schedule_under(
         let current = job.current.contains(&NodeId(node as u32));
         for extra in 0..market.free(node).min(job.workers) {
             let price = market.gpu_cost(node, extra, horizon) / horizon;
-            candidates.push(Candidate { node, extra, rate, price, current });
+            let value = match rule {
+                TypeRule::Any => rate / price,
+                _ => 1.0 / price,
+            };
+            candidates.push(Candidate { node, extra, rate, value, current });
         }
     }
     if candidates.len() < job.workers as usize {
         return None;
     }
     // Best first: throughput per unit price (for one type or a bottleneck threshold this is
-    // the cheapest GPU), then the job's current nodes, then the lowest node.
-    candidates.sort_by(|a, b| {
-        let value = |candidate: &Candidate| match rule {
-            TypeRule::Any => candidate.rate / candidate.price,
-            _ => 1.0 / candidate.price,
-        };
-        value(b).total_cmp(&value(a)).then(b.current.cmp(&a.current)).then(a.node.cmp(&b.node))
-    });
+    // the cheapest GPU), then the job's current nodes, then the lowest node and GPU. The order
+    // is total, so selecting the best W without sorting the rest is deterministic.
+    let order = |a: &Candidate, b: &Candidate| {
+        b.value
+            .total_cmp(&a.value)
+            .then(b.current.cmp(&a.current))
+            .then(a.node.cmp(&b.node))
+            .then(a.extra.cmp(&b.extra))
+    };
+    let workers = job.workers as usize;
+    if candidates.len() > workers {
+        candidates.select_nth_unstable_by(workers - 1, order);
+    }
     candidates.truncate(job.workers as usize);
     let workers = f64::from(job.workers);
     let rate = match progress {
@@ -255,7 +270,7 @@ fn schedule_under(
     let charged = rounds(duration, market.round);
     let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
     let mut parts: Vec<(NodeId, u32)> = Vec::new();
-    candidates.sort_by_key(|candidate| candidate.node);
+    candidates.sort_unstable_by_key(|candidate| (candidate.node, candidate.extra));
     for candidate in &candidates {
         match parts.last_mut() {
             Some(last) if last.0.index() == candidate.node => last.1 += 1,
