@@ -189,9 +189,27 @@ pub fn best_schedule(
             }
         }
     }
+    // Every GPU the job could take, priced once and shared by all rules.
+    let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
+    let horizon = rounds(job.remaining / best_rate, market.round);
+    let mut gpus = Vec::new();
+    for (node, &gpu_type) in market.node_types.iter().enumerate() {
+        let rate = job.worker_rates[gpu_type];
+        if rate <= 0.0 {
+            continue;
+        }
+        let current = job.current.contains(&NodeId(node as u32));
+        for extra in 0..market.free(node).min(job.workers) {
+            let price = market.gpu_cost(node, extra, horizon) / horizon;
+            gpus.push(Candidate { node, gpu_type, extra, rate, price, value: 0.0, current });
+        }
+    }
     let mut best: Option<Schedule> = None;
+    let mut candidates = Vec::with_capacity(gpus.len());
     for rule in rules {
-        let Some(schedule) = schedule_under(job, market, progress, utility, rule) else { continue };
+        let Some(schedule) = schedule_under(job, market, progress, utility, rule, &gpus, &mut candidates) else {
+            continue;
+        };
         if best.as_ref().is_none_or(|best| schedule.payoff() > best.payoff()) {
             best = Some(schedule);
         }
@@ -200,12 +218,16 @@ pub fn best_schedule(
 }
 
 /// One GPU a schedule could take: its node, its worker rate and its average price per round.
+#[derive(Clone, Copy)]
 struct Candidate {
     node: usize,
+    gpu_type: usize,
     /// GPUs the job takes on this node before this one.
     extra: u32,
     rate: f64,
-    /// Throughput per unit of average price (or 1 / price when every allowed GPU is as fast).
+    /// Average price per round over the job's shortest possible duration.
+    price: f64,
+    /// Throughput per unit of price (or 1 / price when every allowed GPU is as fast).
     value: f64,
     current: bool,
 }
@@ -216,29 +238,22 @@ fn schedule_under(
     progress: Progress,
     utility: Utility,
     rule: TypeRule,
+    gpus: &[Candidate],
+    candidates: &mut Vec<Candidate>,
 ) -> Option<Schedule> {
-    // Rank GPUs by their average price over the job's shortest possible remaining time.
-    let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
-    let horizon = rounds(job.remaining / best_rate, market.round);
-    let mut candidates = Vec::new();
-    for (node, &gpu_type) in market.node_types.iter().enumerate() {
-        let rate = job.worker_rates[gpu_type];
+    candidates.clear();
+    for gpu in gpus {
         let allowed = match rule {
-            TypeRule::Only(only) => gpu_type == only,
-            TypeRule::AtLeast(threshold) => rate >= threshold,
+            TypeRule::Only(only) => gpu.gpu_type == only,
+            TypeRule::AtLeast(threshold) => gpu.rate >= threshold,
             TypeRule::Any => true,
         };
-        if !allowed || rate <= 0.0 {
-            continue;
-        }
-        let current = job.current.contains(&NodeId(node as u32));
-        for extra in 0..market.free(node).min(job.workers) {
-            let price = market.gpu_cost(node, extra, horizon) / horizon;
+        if allowed {
             let value = match rule {
-                TypeRule::Any => rate / price,
-                _ => 1.0 / price,
+                TypeRule::Any => gpu.rate / gpu.price,
+                _ => 1.0 / gpu.price,
             };
-            candidates.push(Candidate { node, extra, rate, value, current });
+            candidates.push(Candidate { value, ..*gpu });
         }
     }
     if candidates.len() < job.workers as usize {
@@ -271,7 +286,7 @@ fn schedule_under(
     let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
     let mut parts: Vec<(NodeId, u32)> = Vec::new();
     candidates.sort_unstable_by_key(|candidate| (candidate.node, candidate.extra));
-    for candidate in &candidates {
+    for candidate in candidates.iter() {
         match parts.last_mut() {
             Some(last) if last.0.index() == candidate.node => last.1 += 1,
             _ => parts.push((NodeId(candidate.node as u32), 1)),
