@@ -396,6 +396,24 @@ impl ThroughputTable {
         Some(self.isolated[template][worker])
     }
 
+    /// Returns a gang's isolated rate on each of `gpu_types` (0 where the table has no rate,
+    /// measured it as unable to run, or `usable(index)` is false), or `None` when that leaves
+    /// no type at all. Policies that plan from the table (Gavel, Hadar) build their rows here.
+    pub fn isolated_row(
+        &self,
+        job_type: &str,
+        gpus: u32,
+        gpu_types: &[String],
+        usable: impl Fn(usize) -> bool,
+    ) -> Option<Vec<f64>> {
+        let row: Vec<f64> = gpu_types
+            .iter()
+            .enumerate()
+            .map(|(index, name)| if usable(index) { self.isolated(job_type, gpus, name).unwrap_or(0.0) } else { 0.0 })
+            .collect();
+        row.iter().any(|rate| *rate > 0.0).then_some(row)
+    }
+
     /// Returns the rates `(own, other)` of two templates sharing a GPU of `gpu_type`; `None`
     /// if not measured, `Some((0.0, 0.0))` if they cannot share.
     pub fn colocated(&self, a: (&str, u32), b: (&str, u32), gpu_type: &str) -> Option<(f64, f64)> {

@@ -1,20 +1,7 @@
-use crate::common::cluster;
+use crate::common::{Scripted, cluster};
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{Allocation, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, Time};
 use schedlab_sim::{SimConfig, SimError, run};
-
-/// A policy that returns scripted decisions at its first calls, then nothing.
-struct Scripted(Vec<Decision>);
-
-impl Policy for Scripted {
-    fn name(&self) -> &str {
-        "scripted"
-    }
-
-    fn schedule(&mut self, _: &Context<'_>) -> Result<Decision, PolicyError> {
-        Ok(if self.0.is_empty() { Decision::none() } else { self.0.remove(0) })
-    }
-}
 
 /// Job type A on one GPU: 10 steps/s on a v100, 2 on a k80.
 fn table() -> ThroughputTable {

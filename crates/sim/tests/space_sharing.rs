@@ -1,20 +1,7 @@
-use crate::common::cluster;
+use crate::common::{Scripted, cluster};
 use schedlab_cluster::{ThroughputTable, TraceDuration};
 use schedlab_core::{Allocation, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, Time};
 use schedlab_sim::{SimConfig, run};
-
-/// A policy that returns scripted decisions at its first calls, then nothing.
-struct Scripted(Vec<Decision>);
-
-impl Policy for Scripted {
-    fn name(&self) -> &str {
-        "scripted"
-    }
-
-    fn schedule(&mut self, _: &Context<'_>) -> Result<Decision, PolicyError> {
-        Ok(if self.0.is_empty() { Decision::none() } else { self.0.remove(0) })
-    }
-}
 
 /// On one v100: A alone 10 steps/s, B alone 4; sharing, A 6 and B 3.
 fn table() -> ThroughputTable {

@@ -306,27 +306,17 @@ impl Gavel {
     /// `gavel-zoo` workload model, or `--perf gavel` on the command line).
     fn throughput_row(&self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
         let names = cluster.spec().gpu_types();
-        let row: Vec<f64> = names
-            .iter()
-            .enumerate()
-            .map(|(index, name)| {
-                if !job.feasible_types.contains(GpuTypeId(index as u16)) {
-                    return 0.0;
-                }
-                self.table.isolated(&job.job_type, job.gpus, name).unwrap_or(0.0)
-            })
-            .collect();
-        if row.iter().all(|rate| *rate <= 0.0) {
-            return Err(PolicyError::Unsupported(format!(
+        let usable = |index: usize| job.feasible_types.contains(GpuTypeId(index as u16));
+        self.table.isolated_row(&job.job_type, job.gpus, names, usable).ok_or_else(|| {
+            PolicyError::Unsupported(format!(
                 "job {} ('{}' on {} GPUs) has no throughput in the table on any of this cluster's GPU types ({}); \
                  Gavel's policies need jobs from the table's models (workload model gavel-zoo, perf throughputs)",
                 job.id.0,
                 job.job_type,
                 job.gpus,
                 names.join(", ")
-            )));
-        }
-        Ok(row)
+            ))
+        })
     }
 
     /// Books the GPU time running jobs received since the last call: a sharing pair's GPUs

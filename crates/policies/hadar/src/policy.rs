@@ -143,17 +143,8 @@ impl Hadar {
             return Ok(row.clone());
         }
         let names = cluster.spec().gpu_types();
-        let row: Vec<f64> = names
-            .iter()
-            .enumerate()
-            .map(|(index, name)| {
-                if !job.feasible_types.contains(GpuTypeId(index as u16)) {
-                    return 0.0;
-                }
-                self.table.isolated(&job.job_type, job.gpus, name).unwrap_or(0.0) / f64::from(job.gpus)
-            })
-            .collect();
-        if row.iter().all(|rate| *rate <= 0.0) {
+        let usable = |index: usize| job.feasible_types.contains(GpuTypeId(index as u16));
+        let Some(mut row) = self.table.isolated_row(&job.job_type, job.gpus, names, usable) else {
             return Err(PolicyError::Unsupported(format!(
                 "{}: job {} ('{}' on {} GPUs) has no throughput in the table on any of this cluster's GPU types ({}); \
                  Hadar needs jobs from the table's models (workload model gavel-zoo, perf throughputs)",
@@ -163,6 +154,9 @@ impl Hadar {
                 job.gpus,
                 names.join(", ")
             )));
+        };
+        for rate in &mut row {
+            *rate /= f64::from(job.gpus);
         }
         self.rows.insert(key, row.clone());
         Ok(row)

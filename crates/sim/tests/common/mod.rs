@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 
 use schedlab_cluster::{CompactCluster, PerfModel, TraceDuration};
-use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
+use schedlab_core::{ClusterSpec, Context, Decision, JobId, JobSpec, Policy, PolicyError, Time};
 use schedlab_sim::{RunResult, SimConfig, SimError, run};
 use std::sync::Arc;
 
@@ -41,4 +41,17 @@ pub fn simulate(policy: &str, cluster: Arc<ClusterSpec>, jobs: &[JobSpec]) -> Ru
 /// The JCT of every job, in id order.
 pub fn jcts(result: &RunResult) -> Vec<f64> {
     result.jobs.iter().map(|job| job.jct.expect("every job finishes")).collect()
+}
+
+/// A policy that returns scripted decisions at its first calls, then nothing.
+pub struct Scripted(pub Vec<Decision>);
+
+impl Policy for Scripted {
+    fn name(&self) -> &str {
+        "scripted"
+    }
+
+    fn schedule(&mut self, _: &Context<'_>) -> Result<Decision, PolicyError> {
+        Ok(if self.0.is_empty() { Decision::none() } else { self.0.remove(0) })
+    }
 }
