@@ -611,7 +611,9 @@ impl Engine<'_> {
             return Err(self.invalid(job, Some(node), error.to_string()));
         }
         let spec_job = &self.workload[job.index()];
-        let mut copy_rates = Vec::with_capacity(typed.len());
+        // Reuse the job's copy-rate buffer: starts are the engine's hot path.
+        let mut copy_rates = std::mem::take(&mut self.states[job.index()].copy_rates);
+        copy_rates.clear();
         let mut copy_overhead = 0.0;
         let rate = if allocation.forked {
             for &(gpu_type, copy) in &typed {
