@@ -274,6 +274,8 @@ fn schedule_under(
         candidates.select_nth_unstable_by(workers - 1, order);
     }
     candidates.truncate(job.workers as usize);
+    // Sums in node order, so that they do not depend on how the best W were selected.
+    candidates.sort_unstable_by_key(|candidate| (candidate.node, candidate.extra));
     let workers = f64::from(job.workers);
     let rate = match progress {
         Progress::Sum => candidates.iter().map(|candidate| candidate.rate).sum(),
@@ -285,7 +287,6 @@ fn schedule_under(
     let charged = rounds(duration, market.round);
     let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
     let mut parts: Vec<(NodeId, u32)> = Vec::new();
-    candidates.sort_unstable_by_key(|candidate| (candidate.node, candidate.extra));
     for candidate in candidates.iter() {
         match parts.last_mut() {
             Some(last) if last.0.index() == candidate.node => last.1 += 1,
