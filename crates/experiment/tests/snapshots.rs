@@ -50,3 +50,11 @@ fn ci_hadar() {
     }
     check("hadar");
 }
+
+#[test]
+fn ci_hadar_physical() {
+    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
+        return;
+    }
+    check("hadar-physical");
+}
