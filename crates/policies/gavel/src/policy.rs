@@ -67,7 +67,7 @@ impl Combo {
 struct JobAccount {
     /// Time fraction per GPU type from the last allocation.
     allocation: Vec<f64>,
-    /// GPU-seconds received on each type since the allocation was last computed.
+    /// Seconds run on each type since the allocation was last computed (plus the reset credit).
     received: Vec<f64>,
 }
 
@@ -153,9 +153,9 @@ enum Objective {
 /// Gavel's round-based scheduling on one of its allocation policies ([`GavelKind`]),
 /// heterogeneity-aware or agnostic.
 ///
-/// Every `round` seconds it ranks (job, GPU type) pairs by `X[m][j]` divided by the share of
-/// type j's GPU time the job received since the allocation was computed (Gavel's
-/// `_update_priorities`), selects pairs by GPU count per type in that order (each job at most
+/// Every `round` seconds it ranks (job, GPU type) pairs by `X[m][j]` divided by the job's share
+/// of the time combinations ran on type j since the allocation was computed (Gavel's
+/// `_update_priorities`; time, not GPU-time, as `X` is a time fraction), selects pairs by GPU count per type in that order (each job at most
 /// once), keeps selected jobs on their current GPUs when their type is unchanged (lease
 /// extension), places the rest, and preempts the others. Between rounds, arrivals and
 /// completions only fill free GPUs. The allocation is recomputed when jobs arrive or finish,
@@ -166,6 +166,9 @@ pub struct Gavel {
     aware: bool,
     round: f64,
     min_interval: f64,
+    /// Gavel's quirk: seconds every combination is credited on every type when the allocation is
+    /// recomputed (Gavel: half a round), so that nothing ranks at `X x 1e9`.
+    reset_credit: f64,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
@@ -193,7 +196,9 @@ impl Gavel {
     /// Builds one of Gavel's policies from its parameters; `aware` false gives the agnostic twin
     /// (every usable throughput taken as 1). Parameters every kind takes: `throughputs` (path in
     /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
-    /// `min_interval` (seconds between allocation recomputations, 0), and two of Gavel's quirks,
+    /// `min_interval` (seconds between allocation recomputations, 0), `reset_credit` (seconds of
+    /// run time every combination is credited with on every type at a recomputation, 0; Gavel
+    /// credits half a round, 180), and two of Gavel's quirks,
     /// off by default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this
     /// order, or `shuffle` for a seeded random order each round; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
     /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
@@ -261,6 +266,7 @@ impl Gavel {
             .collect();
         let idle_until_round = reader.bool("idle_until_round", false)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
+        let reset_credit = reader.f64("reset_credit", 0.0)?;
         let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
             Backend::default()
         } else {
@@ -283,6 +289,7 @@ impl Gavel {
             aware,
             round,
             min_interval,
+            reset_credit,
             type_order,
             type_shuffler,
             idle_until_round,
@@ -319,8 +326,8 @@ impl Gavel {
         })
     }
 
-    /// Books the GPU time running jobs received since the last call: a sharing pair's GPUs
-    /// count once, for the pair.
+    /// Books the time running jobs ran since the last call, per type: a sharing pair runs once,
+    /// as the pair; a gang's time counts once, whatever its size (Gavel's `_job_time_so_far`).
     fn account(&mut self, context: &Context<'_>) {
         let types = context.cluster.spec().gpu_types().len();
         if self.given.len() != types {
@@ -336,10 +343,9 @@ impl Gavel {
                     None => Combo::Single(job.id),
                 };
                 let gpu_type = context.cluster.spec().node(allocation.parts[0].0).gpu_type.index();
-                let gpu_seconds = f64::from(allocation.gpus()) * elapsed;
-                self.given[gpu_type] += gpu_seconds;
+                self.given[gpu_type] += elapsed;
                 if let Some(account) = self.accounts.get_mut(&combo) {
-                    account.received[gpu_type] += gpu_seconds;
+                    account.received[gpu_type] += elapsed;
                 }
             }
         }
@@ -527,6 +533,7 @@ impl Gavel {
             );
         }
         let types = input.capacity.len();
+        let credit = self.reset_credit;
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
         // break by job id and type order rather than by the last bits of the simplex.
         let round =
@@ -535,14 +542,14 @@ impl Gavel {
             .iter()
             .zip(fractions)
             .map(|(job, fractions)| {
-                (Combo::Single(job.id), JobAccount { allocation: round(fractions), received: vec![0.0; types] })
+                (Combo::Single(job.id), JobAccount { allocation: round(fractions), received: vec![credit; types] })
             })
             .collect();
         for ((m, n), fractions) in pairs {
             let combo = Combo::Pair(active[m].id.min(active[n].id), active[m].id.max(active[n].id));
-            self.accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![0.0; types] });
+            self.accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![credit; types] });
         }
-        self.given = vec![0.0; types];
+        self.given = vec![credit * self.accounts.len() as f64; types];
         self.computed_at = Some(context.now);
         self.stale = false;
         Ok(())
