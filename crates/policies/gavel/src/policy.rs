@@ -69,6 +69,9 @@ struct JobAccount {
     allocation: Vec<f64>,
     /// Seconds run on each type since the allocation was last computed (plus the reset credit).
     received: Vec<f64>,
+    /// Gavel's deficit per type: time the combination should have run by its allocations minus
+    /// the time it ran, summed over past allocations (`_reset_time_run_so_far`).
+    deficit: Vec<f64>,
 }
 
 /// Which of Gavel's policies a [`Gavel`] scheduler runs; each has an agnostic twin.
@@ -169,6 +172,8 @@ pub struct Gavel {
     /// Gavel's quirk: seconds every combination is credited on every type when the allocation is
     /// recomputed (Gavel: half a round), so that nothing ranks at `X x 1e9`.
     reset_credit: f64,
+    /// Gavel's quirk: break priority ties by deficit, then allocation, before job ids.
+    deficit_ties: bool,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
@@ -198,7 +203,8 @@ impl Gavel {
     /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
     /// `min_interval` (seconds between allocation recomputations, 0), `reset_credit` (seconds of
     /// run time every combination is credited with on every type at a recomputation, 0; Gavel
-    /// credits half a round, 180), and two of Gavel's quirks,
+    /// credits half a round, 180), `tie_break` (`id`; `deficit` breaks equal priorities by
+    /// Gavel's deficit, then the allocation, before job ids), and two of Gavel's quirks,
     /// off by default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this
     /// order, or `shuffle` for a seeded random order each round; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
     /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
@@ -267,6 +273,7 @@ impl Gavel {
         let idle_until_round = reader.bool("idle_until_round", false)?;
         let min_interval = reader.f64("min_interval", 0.0)?;
         let reset_credit = reader.f64("reset_credit", 0.0)?;
+        let deficit_ties = reader.choice("tie_break", "id", &["id", "deficit"])? == "deficit";
         let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
             Backend::default()
         } else {
@@ -290,6 +297,7 @@ impl Gavel {
             round,
             min_interval,
             reset_credit,
+            deficit_ties,
             type_order,
             type_shuffler,
             idle_until_round,
@@ -538,17 +546,35 @@ impl Gavel {
         // break by job id and type order rather than by the last bits of the simplex.
         let round =
             |fractions: Vec<f64>| fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect();
-        self.accounts = active
+        // Gavel's deficits carry over from the allocation that ends here.
+        let elapsed = self.computed_at.map_or(0.0, |at| context.now - at);
+        let deficit_of = |combo: &Combo| -> Vec<f64> {
+            match self.accounts.get(combo) {
+                Some(old) => (0..types)
+                    .map(|j| {
+                        let should = old.allocation.get(j).copied().unwrap_or(0.0) * elapsed;
+                        let ran = old.received.get(j).copied().unwrap_or(0.0) - credit;
+                        old.deficit.get(j).copied().unwrap_or(0.0) + should - ran
+                    })
+                    .collect(),
+                None => vec![0.0; types],
+            }
+        };
+        let mut accounts: BTreeMap<Combo, JobAccount> = active
             .iter()
             .zip(fractions)
             .map(|(job, fractions)| {
-                (Combo::Single(job.id), JobAccount { allocation: round(fractions), received: vec![credit; types] })
+                let combo = Combo::Single(job.id);
+                let deficit = deficit_of(&combo);
+                (combo, JobAccount { allocation: round(fractions), received: vec![credit; types], deficit })
             })
             .collect();
         for ((m, n), fractions) in pairs {
             let combo = Combo::Pair(active[m].id.min(active[n].id), active[m].id.max(active[n].id));
-            self.accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![credit; types] });
+            let deficit = deficit_of(&combo);
+            accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![credit; types], deficit });
         }
+        self.accounts = accounts;
         self.given = vec![credit * self.accounts.len() as f64; types];
         self.computed_at = Some(context.now);
         self.stale = false;
@@ -575,7 +601,22 @@ impl Gavel {
                 pairs.push((priority, combo, gpu_type));
             }
         }
-        pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else straight
+        // to job ids and type order.
+        let deficit_then_allocation = |&(_, combo, gpu_type): &(f64, Combo, usize)| {
+            let account = &self.accounts[&combo];
+            (account.deficit[gpu_type], account.allocation[gpu_type])
+        };
+        pairs.sort_by(|a, b| {
+            let by_gavel = if self.deficit_ties {
+                let (a_deficit, a_fraction) = deficit_then_allocation(a);
+                let (b_deficit, b_fraction) = deficit_then_allocation(b);
+                b_deficit.total_cmp(&a_deficit).then(b_fraction.total_cmp(&a_fraction))
+            } else {
+                std::cmp::Ordering::Equal
+            };
+            b.0.total_cmp(&a.0).then(by_gavel).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+        });
         pairs
     }
 
