@@ -358,3 +358,33 @@ fn an_slo_moves_a_job_to_the_faster_type_in_time_for_its_deadline() {
     assert_eq!(result.metrics.jobs_finished, 2);
     assert!(result.solver.unwrap().relaxed >= 1);
 }
+
+#[test]
+fn deficit_tie_break_prefers_the_job_that_received_less_than_its_share() {
+    // One v100; job type A runs 10 steps/s there. J0 and J1 arrive at 0 with 720 s of work,
+    // J2 at 360 s. Round 1 (t=0): X = 1/2 each, both unrun, tie: J0 (lowest id) runs.
+    // At t=360 J2 arrives and the allocation is recomputed (X = 1/3 each) with every counter
+    // reset, so all three tie again at 1e9/3.
+    // By job id J0 keeps the GPU and finishes at 720 s.
+    // By deficit (should have run 1/2 x 360 = 180 s, ran: J0 360, J1 0, J2 new) J1 has +180,
+    // J2 0 and J0 -180: J1 takes the GPU at 360 s and J0 waits.
+    let path = table_file("deficit");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
+    let jobs = vec![
+        JobSpec::new(JobId(0), Time::ZERO, 1, "A", 7200.0),
+        JobSpec::new(JobId(1), Time::ZERO, 1, "A", 7200.0),
+        JobSpec::new(JobId(2), Time::from_secs(360.0), 1, "A", 7200.0),
+    ];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let gavel = |tie_break: &str| {
+        let text = format!("gavel-las[throughputs={},tie_break={tie_break}]", path.display());
+        Gavel::from_params(&text.parse().unwrap(), GavelKind::MaxMinFairness, true).unwrap()
+    };
+    let by_id = run(cluster.clone(), &jobs, &table, &mut gavel("id"), &config).unwrap();
+    assert_eq!(by_id.jobs[0].jct, Some(720.0));
+    assert_eq!(by_id.jobs[1].first_start, Some(720.0));
+    let by_deficit = run(cluster, &jobs, &table, &mut gavel("deficit"), &config).unwrap();
+    assert_eq!(by_deficit.jobs[1].first_start, Some(360.0));
+    assert!(by_deficit.jobs[0].jct.unwrap() > 720.0, "{:?}", by_deficit.jobs[0]);
+}
