@@ -598,26 +598,20 @@ impl Gavel {
                 // As Gavel: a combination that received nothing on this type gets a large finite
                 // priority scaled by its allocation, so that new jobs run in proportion to it.
                 let priority = if share > 0.0 { fraction / share } else { fraction * 1e9 };
-                pairs.push((priority, combo, gpu_type));
+                // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
+                // straight to job ids and type order.
+                let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
+                pairs.push((priority, tie, combo, gpu_type));
             }
         }
-        // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else straight
-        // to job ids and type order.
-        let deficit_then_allocation = |&(_, combo, gpu_type): &(f64, Combo, usize)| {
-            let account = &self.accounts[&combo];
-            (account.deficit[gpu_type], account.allocation[gpu_type])
-        };
         pairs.sort_by(|a, b| {
-            let by_gavel = if self.deficit_ties {
-                let (a_deficit, a_fraction) = deficit_then_allocation(a);
-                let (b_deficit, b_fraction) = deficit_then_allocation(b);
-                b_deficit.total_cmp(&a_deficit).then(b_fraction.total_cmp(&a_fraction))
-            } else {
-                std::cmp::Ordering::Equal
-            };
-            b.0.total_cmp(&a.0).then(by_gavel).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+            b.0.total_cmp(&a.0)
+                .then(b.1.0.total_cmp(&a.1.0))
+                .then(b.1.1.total_cmp(&a.1.1))
+                .then(a.2.cmp(&b.2))
+                .then(a.3.cmp(&b.3))
         });
-        pairs
+        pairs.into_iter().map(|(priority, _, combo, gpu_type)| (priority, combo, gpu_type)).collect()
     }
 
     /// The allocation `combo` keeps if it already runs as such on `gpu_type` (lease extension).
