@@ -165,50 +165,89 @@ pub fn finish_time_fairness(
     let throughputs = effective_throughputs(input, heterogeneity_aware);
     let isolated_input = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
     let isolated = max_min_fairness(&isolated_input, false, backend)?;
-    let rate = |fractions: &[Vec<f64>], m: usize| -> f64 {
-        throughputs[m].iter().zip(&fractions[m]).map(|(t, x)| t * x).sum::<f64>()
+    let rates = |fractions: &[Vec<f64>]| -> Vec<f64> {
+        throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
     };
-    let jobs = throughputs.len();
-    let isolated_time: Vec<f64> = (0..jobs)
-        .map(|m| elapsed[m] + remaining_steps[m] / rate(&isolated.fractions, m).max(f64::MIN_POSITIVE))
-        .collect();
-    let value = |fractions: &[Vec<f64>]| -> f64 {
-        (0..jobs)
-            .filter(|&m| remaining_steps[m] > 0.0)
-            .map(|m| (elapsed[m] + remaining_steps[m] / rate(fractions, m)) / isolated_time[m])
-            .fold(0.0, f64::max)
-    };
-    let mut stats = vec![isolated.stats.clone()];
-    let mut best = isolated.fractions;
-    let mut rho = value(&best);
+    let isolated_rates = rates(&isolated.fractions);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
-    while stats.len() <= max_iterations && rho.is_finite() && rho > 0.0 {
-        let demand: Vec<f64> = (0..jobs)
-            .map(|m| {
-                if remaining_steps[m] > 0.0 {
-                    remaining_steps[m] / (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE)
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let (fractions, lambda, step) =
-            max_min_ratio(name, &throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
-        stats.push(step);
-        if lambda <= 1.0 + tolerance {
-            break;
-        }
-        let next = value(&fractions);
-        if next >= rho {
-            break;
-        }
-        best = fractions;
-        rho = next;
-    }
+    let iteration = Dinkelbach { remaining_steps, elapsed, tolerance, max_iterations };
+    let (mut best, rho, solves) =
+        iteration.run(isolated.fractions, &isolated_rates, &isolated_rates, isolated.stats, |demand: &[f64]| {
+            let (fractions, lambda, step) =
+                max_min_ratio(name, &throughputs, demand, &input.scale_factors, &input.capacity, backend)?;
+            let step_rates = rates(&fractions);
+            Ok((fractions, lambda, step, step_rates))
+        })?;
     if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
         spread_over_types(&mut best, &input.capacity);
     }
-    Ok(FinishTimeFairness { fractions: best, rho, solves: stats })
+    Ok(FinishTimeFairness { fractions: best, rho, solves })
+}
+
+/// Dinkelbach's iteration for finish-time fairness, shared by the plain and space-sharing
+/// forms: from a starting allocation, solve `maximise lambda` s.t.
+/// `rate_m >= lambda R_m / (rho_k D_m - t_m)` until `lambda <= 1 + tolerance`, the value stops
+/// falling, or `max_iterations` LPs have been solved.
+pub(crate) struct Dinkelbach<'a> {
+    /// `R_m`, remaining steps.
+    pub(crate) remaining_steps: &'a [f64],
+    /// `t_m`, seconds since arrival.
+    pub(crate) elapsed: &'a [f64],
+    /// Stop when `lambda <= 1 + tolerance`.
+    pub(crate) tolerance: f64,
+    /// At most this many LPs after the start.
+    pub(crate) max_iterations: usize,
+}
+
+impl Dinkelbach<'_> {
+    /// Runs the iteration. `step(demand)` solves one max-min LP and returns the allocation,
+    /// `lambda`, its statistics and each job's rate. Returns the best allocation, its `rho` and
+    /// every solve's statistics (the start's first).
+    pub(crate) fn run<A>(
+        &self,
+        start: A,
+        start_rates: &[f64],
+        isolated_rates: &[f64],
+        start_stats: SolveStats,
+        mut step: impl FnMut(&[f64]) -> Result<(A, f64, SolveStats, Vec<f64>), SolverError>,
+    ) -> Result<(A, f64, Vec<SolveStats>), SolverError> {
+        let (remaining, elapsed) = (self.remaining_steps, self.elapsed);
+        let jobs = remaining.len();
+        let isolated_time: Vec<f64> =
+            (0..jobs).map(|m| elapsed[m] + remaining[m] / isolated_rates[m].max(f64::MIN_POSITIVE)).collect();
+        let value = |rates: &[f64]| -> f64 {
+            (0..jobs)
+                .filter(|&m| remaining[m] > 0.0)
+                .map(|m| (elapsed[m] + remaining[m] / rates[m]) / isolated_time[m])
+                .fold(0.0, f64::max)
+        };
+        let mut stats = vec![start_stats];
+        let mut best = start;
+        let mut rho = value(start_rates);
+        while stats.len() <= self.max_iterations && rho.is_finite() && rho > 0.0 {
+            let demand: Vec<f64> = (0..jobs)
+                .map(|m| {
+                    if remaining[m] > 0.0 {
+                        remaining[m] / (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let (allocation, lambda, solve_stats, rates) = step(&demand)?;
+            stats.push(solve_stats);
+            if lambda <= 1.0 + self.tolerance {
+                break;
+            }
+            let next = value(&rates);
+            if next >= rho {
+                break;
+            }
+            best = allocation;
+            rho = next;
+        }
+        Ok((best, rho, stats))
+    }
 }
 
 /// The result of [`finish_time_fairness`].
@@ -491,13 +530,13 @@ fn packed(input: &PackingInput, goal: PackedGoal<'_>, backend: Backend) -> Resul
 /// solver such as Gavel's returns anyway (the central path is symmetric). Gavel's workloads
 /// draw jobs from 26 model configurations and 4 scale factors, so at most about 100 rows
 /// remain however many jobs are active.
-struct JobClasses {
+pub(crate) struct JobClasses {
     /// The first job of each class.
-    representatives: Vec<usize>,
+    pub(crate) representatives: Vec<usize>,
     /// How many jobs each class has.
-    sizes: Vec<usize>,
+    pub(crate) sizes: Vec<usize>,
     /// Each job's class.
-    class_of: Vec<usize>,
+    pub(crate) class_of: Vec<usize>,
 }
 
 impl JobClasses {
@@ -509,7 +548,7 @@ impl JobClasses {
     }
 
     /// Groups jobs by a key per job, in job order; the first job of a class represents it.
-    fn by_key<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> JobClasses {
+    pub(crate) fn by_key<K: std::hash::Hash + Eq>(keys: impl Iterator<Item = K>) -> JobClasses {
         let mut index: HashMap<K, usize> = HashMap::new();
         let mut classes = JobClasses { representatives: Vec::new(), sizes: Vec::new(), class_of: Vec::new() };
         for (m, key) in keys.enumerate() {
@@ -539,7 +578,7 @@ impl JobClasses {
     }
 
     /// The capacity terms of type `j`: each class's variable times its members' GPUs.
-    fn capacity_terms(&self, vars: &[Vec<Var>], scale_factors: &[u32], j: usize) -> Vec<(Var, f64)> {
+    pub(crate) fn capacity_terms(&self, vars: &[Vec<Var>], scale_factors: &[u32], j: usize) -> Vec<(Var, f64)> {
         vars.iter()
             .zip(self.representatives.iter().zip(&self.sizes))
             .map(|(row, (&m, &size))| (row[j], f64::from(scale_factors[m]) * size as f64))

@@ -10,6 +10,7 @@
 pub mod allocation;
 mod fifo;
 mod gandiva;
+pub mod per_job_packing;
 mod policy;
 
 pub use policy::{Gavel, GavelKind};
