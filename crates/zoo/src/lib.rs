@@ -157,6 +157,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::FinishTimeFairness, false)),
     },
     PolicyEntry {
+        name: "gavel-ftf-packed",
+        description: "Gavel finish-time fairness with space sharing: pairs of jobs share GPUs at measured co-located rates",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp, tolerance=0.0001, max_iterations=50",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::FinishTimeFairnessPacked, true)),
+    },
+    PolicyEntry {
         name: "gavel-makespan",
         description: "Gavel makespan: the shortest horizon in which every active job can finish (one LP)",
         oracle: true,
@@ -171,6 +178,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Makespan, false)),
     },
     PolicyEntry {
+        name: "gavel-makespan-packed",
+        description: "Gavel makespan with space sharing: pairs of jobs share GPUs when that shortens the horizon",
+        oracle: true,
+        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MakespanPacked, true)),
+    },
+    PolicyEntry {
         name: "gavel-max-throughput",
         description: "Gavel total throughput: maximise the sum of job throughputs (steps/s)",
         oracle: false,
@@ -179,9 +193,9 @@ pub const REGISTRY: &[PolicyEntry] = &[
     },
     PolicyEntry {
         name: "gavel-max-throughput-packed",
-        description: "Gavel total throughput with space sharing: pairs of jobs share GPUs when that does more work",
+        description: "Gavel total throughput with space sharing: pairs of jobs share GPUs when that does more work (optional SLOs)",
         oracle: false,
-        params: "throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp",
+        params: "slo_factor=0, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MaxThroughputPacked, true)),
     },
     PolicyEntry {
@@ -190,6 +204,13 @@ pub const REGISTRY: &[PolicyEntry] = &[
         oracle: false,
         params: "slo_factor=0, costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MinCost, true)),
+    },
+    PolicyEntry {
+        name: "gavel-cost-packed",
+        description: "Gavel throughput per dollar with space sharing (and optional SLOs)",
+        oracle: false,
+        params: "slo_factor=0, costs=v100:2.48/p100:1.46/k80:0.45, throughputs=gavel/simulation_throughputs.json, round=360, min_interval=0, reset_credit=0, tie_break=id, type_order=none, idle_until_round=false, backend=microlp",
+        build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::MinCostPacked, true)),
     },
     PolicyEntry {
         name: "hadar",

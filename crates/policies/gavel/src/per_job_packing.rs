@@ -110,9 +110,9 @@ pub(crate) fn solve_per_job(
             if !enough || scale[partner] != scale[own] {
                 continue;
             }
-            for gpu_type in 0..types {
+            for (gpu_type, &alone_partner) in alone[partner].iter().enumerate() {
                 let (rate_own, rate_partner) = input.pair_rates[own][partner][gpu_type];
-                let (alone_own, alone_partner) = (base.throughputs[m][gpu_type], alone[partner][gpu_type]);
+                let alone_own = base.throughputs[m][gpu_type];
                 // As in the class LP: a pair that does not beat slicing the GPU between its two
                 // jobs gets no variable (this leaves the optimum as is).
                 let gains = alone_own > 0.0
@@ -182,7 +182,9 @@ pub(crate) fn solve_per_job(
                 // 2 Q[m] - sum_n Q[n] <= 0; a group of two or more satisfies it by itself.
                 let mut terms: Vec<(Var, f64)> = entries
                     .iter()
-                    .map(|other| (other.var, if other.var == entry.var { 2.0 - size(other.group) } else { -size(other.group) }))
+                    .map(|other| {
+                        (other.var, if other.var == entry.var { 2.0 - size(other.group) } else { -size(other.group) })
+                    })
                     .collect();
                 terms.retain(|(_, coefficient)| *coefficient != 0.0);
                 lp.constraint(terms, Comparison::AtMost, 0.0);
@@ -207,13 +209,10 @@ pub(crate) fn solve_per_job(
     }
     let solution = solve(&lp, backend)?;
     let value = |var: Var| (solution.value(var) * 1e9).round().clamp(0.0, 1e9) / 1e9;
-    let single_fractions: Vec<Vec<f64>> = groups
-        .class_of
-        .iter()
-        .map(|&group| singles[group].iter().map(|&var| value(var)).collect())
-        .collect();
+    let single_fractions: Vec<Vec<f64>> =
+        groups.class_of.iter().map(|&group| singles[group].iter().map(|&var| value(var)).collect()).collect();
     // Each job's time with each partner template, per type.
-    let mut links: BTreeMap<(usize, usize, usize), Vec<(usize, f64)>> = BTreeMap::new();
+    let mut links: Links = BTreeMap::new();
     for (m, &group) in groups.class_of.iter().enumerate() {
         for entry in shared.iter().filter(|entry| entry.group == group) {
             let time = value(entry.var);
@@ -230,7 +229,13 @@ pub(crate) fn solve_per_job(
             let together: f64 = pairs
                 .iter()
                 .filter_map(|((a, b), fractions)| {
-                    let partner = if *a == m { *b } else if *b == m { *a } else { return None };
+                    let partner = if *a == m {
+                        *b
+                    } else if *b == m {
+                        *a
+                    } else {
+                        return None;
+                    };
                     let rates = &input.pair_rates[own][input.templates[partner]];
                     Some(fractions.iter().zip(rates).map(|(x, (rate, _))| x * rate).sum::<f64>())
                 })
@@ -243,10 +248,14 @@ pub(crate) fn solve_per_job(
     Ok(Solved { fractions, rates })
 }
 
+/// Each job's time with a partner template on a type: `(own template, partner template, type)`
+/// to `(job, time)` in job order.
+pub(crate) type Links = BTreeMap<(usize, usize, usize), Vec<(usize, f64)>>;
+
 /// Splits each job's time with each partner template back into pairs of jobs (see the module
 /// docs). `links[(k, l, j)]` lists, in job order, the jobs of template k with their time on
 /// type j shared with template l. Returns `((m, n), fractions per type)`, `m < n`, in order.
-pub(crate) fn split_into_pairs(links: &BTreeMap<(usize, usize, usize), Vec<(usize, f64)>>, types: usize) -> PairRows {
+pub(crate) fn split_into_pairs(links: &Links, types: usize) -> PairRows {
     let mut pairs: BTreeMap<(usize, usize), Vec<f64>> = BTreeMap::new();
     let mut add = |m: usize, n: usize, gpu_type: usize, time: f64| {
         if m != n && time > 0.0 {
@@ -354,7 +363,8 @@ pub fn max_throughput_packed_slos(
     required_rates: &[f64],
     backend: Backend,
 ) -> Result<PackedFractions, SolverError> {
-    let name = if costs.is_some() { "max throughput per cost (packed, SLOs)" } else { "max total throughput (packed, SLOs)" };
+    let name =
+        if costs.is_some() { "max throughput per cost (packed, SLOs)" } else { "max total throughput (packed, SLOs)" };
     let goal = Goal::Throughput { costs, required: required_rates };
     Ok(solve_per_job(input, goal, name, backend)?.fractions)
 }
@@ -386,9 +396,8 @@ pub fn finish_time_fairness_packed(
     let base: &AllocationInput = &input.base;
     let isolated = max_min_fairness(base, false, backend)?;
     let jobs = base.throughputs.len();
-    let isolated_rates: Vec<f64> = (0..jobs)
-        .map(|m| base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum())
-        .collect();
+    let isolated_rates: Vec<f64> =
+        (0..jobs).map(|m| base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum()).collect();
     let start = PackedFractions {
         singles: isolated.fractions,
         pairs: Vec::new(),
@@ -515,6 +524,7 @@ mod tests {
     }
 
     /// Gavel's formulation, for comparison: a variable per pair of jobs and type.
+    #[allow(clippy::needless_range_loop)]
     fn per_pair_max_min(input: &PackingInput, demand: &[f64]) -> f64 {
         let base = &input.base;
         let (jobs, types) = (base.throughputs.len(), base.capacity.len());
@@ -522,14 +532,17 @@ mod tests {
         let t = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
         lp.objective(t, 1.0);
         let singles: Vec<Vec<Var>> = (0..jobs)
-            .map(|m| (0..types).map(|j| lp.variable(0.0, if base.throughputs[m][j] > 0.0 { 1.0 } else { 0.0 })).collect())
+            .map(|m| {
+                (0..types).map(|j| lp.variable(0.0, if base.throughputs[m][j] > 0.0 { 1.0 } else { 0.0 })).collect()
+            })
             .collect();
-        let mut time: Vec<Vec<(Var, f64)>> = singles.iter().map(|row| row.iter().map(|&v| (v, 1.0)).collect()).collect();
-        let mut rate: Vec<Vec<(Var, f64)>> = (0..jobs)
-            .map(|m| singles[m].iter().zip(&base.throughputs[m]).map(|(&v, r)| (v, -r)).collect())
+        let mut time: Vec<Vec<(Var, f64)>> =
+            singles.iter().map(|row| row.iter().map(|&v| (v, 1.0)).collect()).collect();
+        let mut rate: Vec<Vec<(Var, f64)>> =
+            (0..jobs).map(|m| singles[m].iter().zip(&base.throughputs[m]).map(|(&v, r)| (v, -r)).collect()).collect();
+        let mut capacity: Vec<Vec<(Var, f64)>> = (0..types)
+            .map(|j| (0..jobs).map(|m| (singles[m][j], f64::from(base.scale_factors[m]))).collect())
             .collect();
-        let mut capacity: Vec<Vec<(Var, f64)>> =
-            (0..types).map(|j| (0..jobs).map(|m| (singles[m][j], f64::from(base.scale_factors[m]))).collect()).collect();
         for m in 0..jobs {
             for n in m + 1..jobs {
                 for j in 0..types {
@@ -559,13 +572,15 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn the_per_template_lp_reaches_the_per_pair_optimum_and_splits_into_feasible_pairs() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         for case in 0..40 {
             let (templates, types) = (rng.random_range(1..4), rng.random_range(1..3));
             let jobs = rng.random_range(2..8);
-            let alone: Vec<Vec<f64>> = (0..templates).map(|_| (0..types).map(|_| rng.random_range(1.0..10.0)).collect()).collect();
+            let alone: Vec<Vec<f64>> =
+                (0..templates).map(|_| (0..types).map(|_| rng.random_range(1.0..10.0)).collect()).collect();
             let mut pair_rates = vec![vec![vec![(0.0, 0.0); types]; templates]; templates];
             for a in 0..templates {
                 for b in a..templates {
@@ -592,14 +607,19 @@ mod tests {
             // Equal demands for some jobs, so that groups of two or more form as well.
             let demand: Vec<f64> = (0..jobs).map(|_| f64::from(rng.random_range(1..4_u8))).collect();
             let expected = per_pair_max_min(&input, &demand);
-            let solved = solve_per_job(&input, Goal::MaxMinRatio { demand: &demand }, "test", Backend::MicroLp).unwrap();
+            let solved =
+                solve_per_job(&input, Goal::MaxMinRatio { demand: &demand }, "test", Backend::MicroLp).unwrap();
             let got = solved.fractions.objective;
             assert!((got - expected).abs() < 1e-6 * expected.max(1.0), "case {case}: {got} against {expected}");
             // The split is feasible and gives every job the rate the LP promised.
             let fractions = &solved.fractions;
             for m in 0..jobs {
-                let paired: f64 =
-                    fractions.pairs.iter().filter(|((a, b), _)| *a == m || *b == m).map(|(_, f)| f.iter().sum::<f64>()).sum();
+                let paired: f64 = fractions
+                    .pairs
+                    .iter()
+                    .filter(|((a, b), _)| *a == m || *b == m)
+                    .map(|(_, f)| f.iter().sum::<f64>())
+                    .sum();
                 let time = fractions.singles[m].iter().sum::<f64>() + paired;
                 assert!(time <= 1.0 + 1e-6, "case {case}: job {m} has {time} of time");
                 assert!(solved.rates[m] >= got * demand[m] - 1e-5, "case {case}: job {m}'s rate {}", solved.rates[m]);

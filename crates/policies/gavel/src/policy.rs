@@ -6,6 +6,7 @@ use crate::allocation::{
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
 use crate::gandiva::gandiva_allocation;
+use crate::per_job_packing::{finish_time_fairness_packed, makespan_packed, max_throughput_packed_slos};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, Policy, PolicyError,
@@ -89,14 +90,20 @@ pub enum GavelKind {
     Gandiva,
     /// Finish-time fairness (Themis): `gavel-ftf`.
     FinishTimeFairness,
+    /// Finish-time fairness with space sharing: `gavel-ftf-packed`.
+    FinishTimeFairnessPacked,
     /// Makespan: `gavel-makespan`.
     Makespan,
+    /// Makespan with space sharing: `gavel-makespan-packed`.
+    MakespanPacked,
     /// Total throughput: `gavel-max-throughput`.
     MaxThroughput,
     /// Total throughput with space sharing: `gavel-max-throughput-packed`.
     MaxThroughputPacked,
     /// Total throughput per dollar: `gavel-cost`.
     MinCost,
+    /// Total throughput per dollar with space sharing: `gavel-cost-packed`.
+    MinCostPacked,
 }
 
 /// Which allocation the rounds follow.
@@ -121,9 +128,14 @@ enum Objective {
         tolerance: f64,
         /// At most this many LPs per allocation.
         max_iterations: usize,
+        /// Pairs of jobs may share GPUs.
+        packed: bool,
     },
     /// Makespan from one LP.
-    Makespan,
+    Makespan {
+        /// Pairs of jobs may share GPUs.
+        packed: bool,
+    },
     /// Total throughput, divided by each type's cost if given.
     MaxThroughput {
         /// SLOs: each job's deadline is its arrival plus this many times its isolated duration
@@ -133,7 +145,7 @@ enum Objective {
         costs: Option<Vec<f64>>,
         /// The costs as named in the parameter, for matching against the cluster's types.
         named_costs: Option<Vec<(String, f64)>>,
-        /// Pairs of jobs may share GPUs (no SLOs then).
+        /// Pairs of jobs may share GPUs.
         packed: bool,
     },
     /// Gavel's FIFO: jobs in arrival order, each on one type (X = 1), until one does not fit.
@@ -233,21 +245,26 @@ impl Gavel {
                 rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(reader.f64("seed", 0.0)? as u64)),
             },
             GavelKind::MaxMinFairnessPacked => Objective::MaxMinFairnessPacked,
-            GavelKind::FinishTimeFairness => Objective::FinishTimeFairness {
+            GavelKind::FinishTimeFairness | GavelKind::FinishTimeFairnessPacked => Objective::FinishTimeFairness {
                 tolerance: reader.positive_f64("tolerance", 1e-4)?,
                 max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
+                packed: kind == GavelKind::FinishTimeFairnessPacked,
             },
-            GavelKind::Makespan => Objective::Makespan,
+            GavelKind::Makespan => Objective::Makespan { packed: false },
+            GavelKind::MakespanPacked => Objective::Makespan { packed: true },
             GavelKind::MaxThroughput => Objective::MaxThroughput {
                 slo_factor: slo_factor(&mut reader)?,
                 costs: None,
                 named_costs: None,
                 packed: false,
             },
-            GavelKind::MaxThroughputPacked => {
-                Objective::MaxThroughput { slo_factor: None, costs: None, named_costs: None, packed: true }
-            }
-            GavelKind::MinCost => {
+            GavelKind::MaxThroughputPacked => Objective::MaxThroughput {
+                slo_factor: slo_factor(&mut reader)?,
+                costs: None,
+                named_costs: None,
+                packed: true,
+            },
+            GavelKind::MinCost | GavelKind::MinCostPacked => {
                 let text = reader.choice_text("costs", DEFAULT_COSTS)?;
                 let named = parse_costs(&text).map_err(|message| ParamError {
                     policy: params.name.clone(),
@@ -257,7 +274,7 @@ impl Gavel {
                     slo_factor: slo_factor(&mut reader)?,
                     costs: None,
                     named_costs: Some(named),
-                    packed: false,
+                    packed: kind == GavelKind::MinCostPacked,
                 }
             }
         };
@@ -423,6 +440,8 @@ impl Gavel {
             self.objective,
             Objective::MaxMinFairnessPacked
                 | Objective::MaxThroughput { packed: true, .. }
+                | Objective::Makespan { packed: true }
+                | Objective::FinishTimeFairness { packed: true, .. }
                 | Objective::Gandiva { .. }
                 | Objective::Fifo { packing_threshold: Some(_), .. }
         )
@@ -449,16 +468,44 @@ impl Gavel {
                 let result = max_min_fairness(&input, aware, backend).map_err(error)?;
                 (result.fractions, vec![result.stats])
             }
-            Objective::Makespan => {
+            Objective::Makespan { packed: false } => {
                 let result = makespan(&input, &remaining(), aware, backend).map_err(error)?;
                 (result.fractions, vec![result.stats])
             }
-            Objective::FinishTimeFairness { tolerance, max_iterations } => {
+            Objective::Makespan { packed: true } => {
+                let packing = packing.as_ref().expect("built above for packed makespan");
+                let result = makespan_packed(packing, &remaining(), backend).map_err(error)?;
+                pairs = result.pairs;
+                (result.singles, vec![result.stats])
+            }
+            Objective::FinishTimeFairness { tolerance, max_iterations, packed } => {
                 let elapsed: Vec<f64> = active.iter().map(|job| context.now - job.arrival).collect();
-                let result =
-                    finish_time_fairness(&input, &remaining(), &elapsed, aware, backend, *tolerance, *max_iterations)
-                        .map_err(error)?;
-                (result.fractions, result.solves)
+                if *packed {
+                    let packing = packing.as_ref().expect("built above for packed finish-time fairness");
+                    let result = finish_time_fairness_packed(
+                        packing,
+                        &remaining(),
+                        &elapsed,
+                        backend,
+                        *tolerance,
+                        *max_iterations,
+                    )
+                    .map_err(error)?;
+                    pairs = result.fractions.pairs;
+                    (result.fractions.singles, result.solves)
+                } else {
+                    let result = finish_time_fairness(
+                        &input,
+                        &remaining(),
+                        &elapsed,
+                        aware,
+                        backend,
+                        *tolerance,
+                        *max_iterations,
+                    )
+                    .map_err(error)?;
+                    (result.fractions, result.solves)
+                }
             }
             Objective::MaxThroughput { slo_factor, costs, named_costs, packed: uses_pairs } => {
                 if let (None, Some(named)) = (&costs, &named_costs) {
@@ -476,38 +523,55 @@ impl Gavel {
                         .collect();
                     *costs = Some(resolved?);
                 }
-                if *uses_pairs {
-                    let packing = packing.as_ref().expect("built above for packed throughput");
-                    let result = max_throughput_packed(packing, costs.as_deref(), backend).map_err(error)?;
-                    pairs = result.pairs;
-                    (result.singles, vec![result.stats])
-                } else {
-                    // SLOs as in Gavel's `...PerfSLOs`: remaining steps over the time left to the
-                    // deadline; a job already past its deadline gets no constraint.
-                    let required: Vec<f64> = active
-                        .iter()
-                        .map(|job| match (*slo_factor, job.oracle.as_ref()) {
-                            (Some(factor), Some(oracle)) => {
-                                let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
-                                let remaining = (oracle.work - job.progress(context.now)).max(0.0);
-                                if left > 0.0 { remaining / left } else { 0.0 }
-                            }
-                            _ => 0.0,
-                        })
-                        .collect();
-                    match max_throughput(&input, costs.as_deref(), &required, aware, backend) {
-                        Ok(result) => (result.fractions, vec![result.stats]),
-                        Err(failure) if failure.reason == "infeasible" && required.iter().any(|rate| *rate > 0.0) => {
-                            // As Gavel: no allocation meets every SLO, so solve without them
-                            // (counted in the run's solver statistics as `relaxed`).
-                            self.solver.relaxed += 1;
-                            let none = vec![0.0; required.len()];
-                            let result =
-                                max_throughput(&input, costs.as_deref(), &none, aware, backend).map_err(error)?;
-                            (result.fractions, vec![result.stats])
+                // SLOs as in Gavel's `...SLOs` policies: remaining steps over the time left to the
+                // deadline; a job already past its deadline gets no constraint.
+                let required: Vec<f64> = active
+                    .iter()
+                    .map(|job| match (*slo_factor, job.oracle.as_ref()) {
+                        (Some(factor), Some(oracle)) => {
+                            let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
+                            let remaining = (oracle.work - job.progress(context.now)).max(0.0);
+                            if left > 0.0 { remaining / left } else { 0.0 }
                         }
-                        Err(failure) => return Err(error(failure)),
+                        _ => 0.0,
+                    })
+                    .collect();
+                let with_slos = required.iter().any(|rate| *rate > 0.0);
+                let costs = costs.as_deref();
+                let solved = match (*uses_pairs, &packing) {
+                    (true, Some(packing)) if with_slos => {
+                        max_throughput_packed_slos(packing, costs, &required, backend).map(|result| {
+                            pairs = result.pairs;
+                            (result.singles, result.stats)
+                        })
                     }
+                    (true, Some(packing)) => max_throughput_packed(packing, costs, backend).map(|result| {
+                        pairs = result.pairs;
+                        (result.singles, result.stats)
+                    }),
+                    _ => max_throughput(&input, costs, &required, aware, backend)
+                        .map(|result| (result.fractions, result.stats)),
+                };
+                match solved {
+                    Ok((fractions, stats)) => (fractions, vec![stats]),
+                    Err(failure) if failure.reason == "infeasible" && with_slos => {
+                        // As Gavel: no allocation meets every SLO, so solve without them
+                        // (counted in the run's solver statistics as `relaxed`).
+                        self.solver.relaxed += 1;
+                        match (*uses_pairs, &packing) {
+                            (true, Some(packing)) => {
+                                let result = max_throughput_packed(packing, costs, backend).map_err(error)?;
+                                pairs = result.pairs;
+                                (result.singles, vec![result.stats])
+                            }
+                            _ => {
+                                let none = vec![0.0; required.len()];
+                                let result = max_throughput(&input, costs, &none, aware, backend).map_err(error)?;
+                                (result.fractions, vec![result.stats])
+                            }
+                        }
+                    }
+                    Err(failure) => return Err(error(failure)),
                 }
             }
             Objective::Gandiva { partners, rng } => {
@@ -726,7 +790,7 @@ impl Policy for Gavel {
     fn knowledge(&self) -> Knowledge {
         // Gavel's jobs declare their total steps at submission; here that is oracle knowledge.
         match self.objective {
-            Objective::Makespan
+            Objective::Makespan { .. }
             | Objective::FinishTimeFairness { .. }
             | Objective::MaxThroughput { slo_factor: Some(_), .. } => Knowledge::Oracle,
             _ => Knowledge::Realistic,

@@ -273,6 +273,90 @@ fn packing_runs_a_pair_on_one_gpu_and_the_survivor_alone() {
 }
 
 #[test]
+fn packed_makespan_shares_only_for_as_long_as_the_short_job_needs() {
+    // One v100. A: 600 steps, 10/s alone, 6 sharing with B; B: 6,000 steps, 4/s alone, 3
+    // sharing. Makespan with sharing: maximise z with 10 a + 6 p >= 600 z, 4 b + 3 p >= 6000 z,
+    // a + b + p <= 1. Sharing gives A 6 steps/s for 1 of B's 4, where A alone costs B all 4
+    // for 10, so a = 0, p = 100 z, b = 1 - 100 z and z = 4 / 6100: B alone 0.934, the pair
+    // 0.066. Round 1: neither has run, so B (the larger X) runs alone to 360 s (1,440 steps).
+    // Round 2: the pair has received nothing and goes first: A ends at 360 + 600 / 6 = 460 s,
+    // B has 1,740 steps and runs alone on the same GPU: 4,260 / 4 = 1,065 s more, 1,525 s.
+    let path = packing_table("makespan-packing");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 600.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 6_000.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let name = format!("gavel-makespan-packed[throughputs={}]", path.display());
+    let mut gavel = build(&name, GavelKind::MakespanPacked, true);
+    assert_eq!(gavel.knowledge(), schedlab_core::Knowledge::Oracle);
+    let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![460.0, 1525.0]);
+}
+
+#[test]
+fn every_packed_lp_policy_finishes_every_job_without_breaking_an_invariant() {
+    // Two job types that gain from sharing on both types, 12 jobs on two GPUs of each type.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-packed-kinds.json", std::process::id()));
+    let json = r#"{
+        "v100": {
+            "('A', 1)": {"null": 10.0, "('A', 1)": [7.0, 7.0], "('B', 1)": [6.0, 3.0]},
+            "('B', 1)": {"null": 4.0, "('A', 1)": [3.0, 6.0], "('B', 1)": [3.0, 3.0]}
+        },
+        "k80": {
+            "('A', 1)": {"null": 2.0, "('A', 1)": [1.5, 1.5], "('B', 1)": [1.5, 1.5]},
+            "('B', 1)": {"null": 2.0, "('A', 1)": [1.5, 1.5], "('B', 1)": [1.2, 1.2]}
+        }
+    }"#;
+    std::fs::write(&path, json).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs: Vec<JobSpec> = (0..12)
+        .map(|index| {
+            let job_type = if index % 3 == 0 { "A" } else { "B" };
+            JobSpec::new(
+                JobId(index),
+                Time::from_secs(f64::from(index) * 100.0),
+                1,
+                job_type,
+                3_000.0 + 500.0 * f64::from(index),
+            )
+        })
+        .collect();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let cases = [
+        ("gavel-ftf-packed", GavelKind::FinishTimeFairnessPacked, ""),
+        ("gavel-makespan-packed", GavelKind::MakespanPacked, ""),
+        ("gavel-max-throughput-packed", GavelKind::MaxThroughputPacked, "slo_factor=3,"),
+        ("gavel-cost-packed", GavelKind::MinCostPacked, "costs=v100:3/k80:1,"),
+        ("gavel-cost-packed", GavelKind::MinCostPacked, "costs=v100:3/k80:1,slo_factor=2,"),
+    ];
+    for (name, kind, extra) in cases {
+        let mut gavel = build(&format!("{name}[{extra}throughputs={}]", path.display()), kind, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        assert_eq!(result.metrics.jobs_finished, 12, "{name}[{extra}]");
+        // Jobs' GPU-seconds exceed the busy GPU-seconds only if some GPUs ran two jobs at once.
+        let job_seconds: f64 = result.jobs.iter().map(|job| job.gpu_seconds.iter().sum::<f64>()).sum();
+        let busy_seconds: f64 = result.timeline.integrate(0.0, result.metrics.end_time).iter().sum();
+        assert!(
+            job_seconds > busy_seconds + 1.0,
+            "{name}[{extra}]: no GPU was shared ({job_seconds} vs {busy_seconds})"
+        );
+        let again = run(
+            Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap()),
+            &jobs,
+            &table,
+            &mut build(&format!("{name}[{extra}throughputs={}]", path.display()), kind, true),
+            &config,
+        )
+        .unwrap();
+        let jcts = |r: &schedlab_sim::RunResult| r.jobs.iter().map(|job| job.jct.unwrap()).collect::<Vec<f64>>();
+        assert_eq!(jcts(&result), jcts(&again), "{name}[{extra}]: a rerun repeats");
+    }
+}
+
+#[test]
 fn gavels_quirks_are_options_new_jobs_idle_and_types_fill_in_a_fixed_order() {
     // One v100 and one k80. A arrives at 0 and, alone, gets the v100 (10 vs 1 steps/s). B
     // arrives at 100 s; the new allocation gives it time on the k80, which is free. By default
