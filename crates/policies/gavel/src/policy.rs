@@ -68,6 +68,8 @@ impl Combo {
 struct JobAccount {
     /// Time fraction per GPU type from the last allocation.
     allocation: Vec<f64>,
+    /// Types the combination can run on (a single job's measured throughput is positive).
+    usable: Vec<bool>,
     /// Seconds run on each type since the allocation was last computed (plus the reset credit).
     received: Vec<f64>,
     /// Gavel's deficit per type: time the combination should have run by its allocations minus
@@ -186,6 +188,9 @@ pub struct Gavel {
     reset_credit: f64,
     /// Gavel's quirk: break priority ties by deficit, then allocation, before job ids.
     deficit_ties: bool,
+    /// Gavel's round filling: jobs with no allocation on a type still fill its GPUs left over,
+    /// at priority 0 (ranked by deficit with `tie_break=deficit`, else by job id).
+    fill_unallocated: bool,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
@@ -216,15 +221,18 @@ impl Gavel {
     /// `min_interval` (seconds between allocation recomputations, 0), `reset_credit` (seconds of
     /// run time every combination is credited with on every type at a recomputation, 0; Gavel
     /// credits half a round, 180), `tie_break` (`id`; `deficit` breaks equal priorities by
-    /// Gavel's deficit, then the allocation, before job ids), and two of Gavel's quirks,
-    /// off by default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this
-    /// order, or `shuffle` for a seeded random order each round; `none` by default) and `idle_until_round` (`true`: start nothing between rounds). LP kinds take `backend`
-    /// (`microlp`, `highs`, `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice
-    /// of types; finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost
-    /// takes `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/`
-    /// (default list prices `v100:2.48/p100:1.46/k80:0.45`); total throughput and cost take
-    /// `slo_factor` (0: none), which gives each job the deadline arrival + factor x its
-    /// isolated duration (oracle knowledge).
+    /// Gavel's deficit, then the allocation, before job ids), and two of Gavel's quirks, off by
+    /// default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this order,
+    /// or `shuffle` for a seeded random order each round; `none` by default) and
+    /// `idle_until_round` (`true`: start nothing between rounds). Every kind but FIFO takes
+    /// `fill_unallocated` (`false`; `true`, as Gavel, lets jobs fill GPUs left over on types
+    /// where their allocation is 0, at priority 0). LP kinds take `backend` (`microlp`, `highs`,
+    /// `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice of types;
+    /// finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost takes
+    /// `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/` (default
+    /// list prices `v100:2.48/p100:1.46/k80:0.45`); total throughput and cost, with or without
+    /// space sharing, take `slo_factor` (0: none), which gives each job the deadline arrival +
+    /// factor x its isolated duration (oracle knowledge).
     pub fn from_params(params: &PolicyParams, kind: GavelKind, aware: bool) -> Result<Gavel, ParamError> {
         use rand::SeedableRng;
         let mut reader = params.reader();
@@ -291,6 +299,9 @@ impl Gavel {
         let min_interval = reader.f64("min_interval", 0.0)?;
         let reset_credit = reader.f64("reset_credit", 0.0)?;
         let deficit_ties = reader.choice("tie_break", "id", &["id", "deficit"])? == "deficit";
+        // Gavel's FIFO never schedules a job at priority 0, so FIFO takes no `fill_unallocated`.
+        let fill_unallocated =
+            !matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) && reader.bool("fill_unallocated", false)?;
         let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
             Backend::default()
         } else {
@@ -315,6 +326,7 @@ impl Gavel {
             min_interval,
             reset_credit,
             deficit_ties,
+            fill_unallocated,
             type_order,
             type_shuffler,
             idle_until_round,
@@ -627,16 +639,22 @@ impl Gavel {
         let mut accounts: BTreeMap<Combo, JobAccount> = active
             .iter()
             .zip(fractions)
-            .map(|(job, fractions)| {
+            .zip(&input.throughputs)
+            .map(|((job, fractions), rates)| {
                 let combo = Combo::Single(job.id);
                 let deficit = deficit_of(&combo);
-                (combo, JobAccount { allocation: round(fractions), received: vec![credit; types], deficit })
+                let usable = rates.iter().map(|rate| *rate > 0.0).collect();
+                let allocation = round(fractions);
+                (combo, JobAccount { allocation, usable, received: vec![credit; types], deficit })
             })
             .collect();
         for ((m, n), fractions) in pairs {
             let combo = Combo::Pair(active[m].id.min(active[n].id), active[m].id.max(active[n].id));
             let deficit = deficit_of(&combo);
-            accounts.insert(combo, JobAccount { allocation: round(fractions), received: vec![credit; types], deficit });
+            let allocation: Vec<f64> = round(fractions);
+            // A pair is ranked only where it has an allocation.
+            let usable = allocation.iter().map(|fraction| *fraction > 1e-9).collect();
+            accounts.insert(combo, JobAccount { allocation, usable, received: vec![credit; types], deficit });
         }
         self.accounts = accounts;
         self.given = vec![credit * self.accounts.len() as f64; types];
@@ -648,20 +666,29 @@ impl Gavel {
     /// (priority, combination, type) for every combination whose jobs all pass `eligible` and
     /// every type it has time on, highest priority first.
     fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
+        let fill_unallocated = self.fill_unallocated;
         let mut pairs = Vec::new();
         for (&combo, account) in &self.accounts {
             if !combo.jobs().all(&eligible) {
                 continue;
             }
             for (gpu_type, &fraction) in account.allocation.iter().enumerate() {
-                if fraction <= 1e-9 {
+                let allocated = fraction > 1e-9;
+                if !allocated && !(fill_unallocated && account.usable[gpu_type]) {
                     continue;
                 }
                 let share =
                     if self.given[gpu_type] > 0.0 { account.received[gpu_type] / self.given[gpu_type] } else { 0.0 };
                 // As Gavel: a combination that received nothing on this type gets a large finite
                 // priority scaled by its allocation, so that new jobs run in proportion to it.
-                let priority = if share > 0.0 { fraction / share } else { fraction * 1e9 };
+                // An unallocated (job, type) ranks at 0 (Gavel's `_update_priorities`).
+                let priority = if !allocated {
+                    0.0
+                } else if share > 0.0 {
+                    fraction / share
+                } else {
+                    fraction * 1e9
+                };
                 // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
                 // straight to job ids and type order.
                 let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
@@ -824,5 +851,52 @@ impl Policy for Gavel {
             return Ok(Decision { next_tick: self.next_round, ..Decision::none() });
         }
         Ok(self.fill_decision(context))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gavel(extra: &str) -> Gavel {
+        let path = std::env::temp_dir().join(format!("schedlab-gavel-ranked-{}.json", std::process::id()));
+        std::fs::write(&path, r#"{"v100": {"('A', 1)": {"null": 10.0}}, "k80": {"('A', 1)": {"null": 1.0}}}"#).unwrap();
+        let text = format!("gavel-las[{extra}throughputs={}]", path.display());
+        Gavel::from_params(&text.parse().unwrap(), GavelKind::MaxMinFairness, true).unwrap()
+    }
+
+    fn account(allocation: [f64; 2], usable: [bool; 2], deficit: [f64; 2]) -> JobAccount {
+        JobAccount {
+            allocation: allocation.to_vec(),
+            usable: usable.to_vec(),
+            received: vec![0.0; 2],
+            deficit: deficit.to_vec(),
+        }
+    }
+
+    #[test]
+    fn unallocated_jobs_rank_last_at_priority_zero_only_with_fill_unallocated() {
+        // J0 has all its time on type 0 and could run on type 1; J1 has no allocation and can
+        // run only on type 0; J2 can run nowhere here.
+        let accounts = [
+            (Combo::Single(JobId(0)), account([1.0, 0.0], [true, true], [0.0, 0.0])),
+            (Combo::Single(JobId(1)), account([0.0, 0.0], [true, false], [5.0, 0.0])),
+            (Combo::Single(JobId(2)), account([0.0, 0.0], [false, false], [0.0, 0.0])),
+        ];
+        let ranking = |extra: &str| {
+            let mut policy = gavel(extra);
+            policy.accounts = accounts.iter().cloned().collect();
+            policy.given = vec![0.0; 2];
+            policy.ranked(|_| true)
+        };
+        let j = |id| Combo::Single(JobId(id));
+        assert_eq!(ranking(""), vec![(1e9, j(0), 0)]);
+        // Gavel's filling: every usable (job, type) follows at priority 0, ties by job id...
+        assert_eq!(ranking("fill_unallocated=true,"), vec![(1e9, j(0), 0), (0.0, j(0), 1), (0.0, j(1), 0)]);
+        // ...or by deficit first (J1 should have run 5 s more than it did).
+        assert_eq!(
+            ranking("fill_unallocated=true,tie_break=deficit,"),
+            vec![(1e9, j(0), 0), (0.0, j(1), 0), (0.0, j(0), 1)]
+        );
     }
 }
