@@ -342,9 +342,11 @@ pub struct PackedFractions {
 /// Jobs with the same template, weight and usable types form classes; by the same symmetry
 /// argument as [`JobClasses`], one variable per (class, type) and per (class pair, type)
 /// suffices: a job of class `a` shares with each of the `n_b` jobs of class `b` (`n_a - 1`
-/// for `b = a`) for the same fraction. Normalisation: each job's throughput under the
-/// heterogeneity-agnostic allocation without sharing, as for [`max_min_fairness`]. Pairs that
-/// do not beat time slicing on a type get no variable there (this leaves the optimum as is).
+/// for `b = a`) for the same fraction. Normalisation, as in Gavel's packing policies: maximise
+/// `min_m s_m rate_m / (w_m sum_j T[m][j])` (the sum of the job's throughputs over the types,
+/// not its throughput under the agnostic allocation, which [`max_min_fairness`] uses). Pairs
+/// that do not beat time slicing on a type get no variable there (this leaves the optimum as
+/// is).
 pub fn max_min_fairness_packed(input: &PackingInput, backend: Backend) -> Result<PackedFractions, SolverError> {
     packed(input, PackedGoal::MaxMinFairness, backend)
 }
@@ -374,18 +376,17 @@ fn packed(input: &PackingInput, goal: PackedGoal<'_>, backend: Backend) -> Resul
     let base = &input.base;
     let jobs = base.throughputs.len();
     let types = base.capacity.len();
-    let (demand, isolated_stats) = match goal {
-        PackedGoal::MaxMinFairness => {
-            let isolated = max_min_fairness(base, false, backend)?;
-            let demand = (0..jobs)
-                .map(|m| {
-                    let iso: f64 = base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum();
-                    base.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(base.scale_factors[m])
-                })
-                .collect();
-            (demand, Some(isolated.stats))
-        }
-        PackedGoal::Throughput { .. } => (vec![0.0; jobs], None),
+    // Gavel's packing policies normalise each job by the sum of its throughputs over the types
+    // (`PolicyWithPacking.flatten`), not by an isolated allocation: `s_m rate_m / (w_m sum_j
+    // T[m][j]) >= t`.
+    let demand: Vec<f64> = match goal {
+        PackedGoal::MaxMinFairness => (0..jobs)
+            .map(|m| {
+                let total: f64 = base.throughputs[m].iter().sum();
+                base.weights[m] * total.max(f64::MIN_POSITIVE) / f64::from(base.scale_factors[m])
+            })
+            .collect(),
+        PackedGoal::Throughput { .. } => vec![0.0; jobs],
     };
     let cost = |j: usize| match goal {
         PackedGoal::Throughput { costs: Some(costs) } => costs[j],
@@ -512,12 +513,7 @@ fn packed(input: &PackingInput, goal: PackedGoal<'_>, backend: Backend) -> Resul
     }
     pair_fractions.sort_by_key(|entry| entry.0);
     let objective = objective.map_or(solution.objective, |t| solution.value(t));
-    let mut stats = solution.stats;
-    if let Some(isolated) = isolated_stats {
-        stats.build_time += isolated.build_time;
-        stats.solve_time += isolated.solve_time;
-    }
-    Ok(PackedFractions { singles: single_fractions, pairs: pair_fractions, objective, stats })
+    Ok(PackedFractions { singles: single_fractions, pairs: pair_fractions, objective, stats: solution.stats })
 }
 
 /// Jobs grouped into classes of identical LP rows: same throughputs, scale factor and demand
@@ -863,21 +859,22 @@ mod tests {
     #[test]
     fn packing_shares_a_gpu_when_the_pair_beats_time_slicing() {
         // One GPU. A runs at 10 steps/s alone and 6 sharing with B; B at 4 alone, 3 sharing.
-        // Agnostic: half the GPU each, iso = (5, 2). With sA, sB alone and p shared
-        // (sA + sB + p <= 1): A's normalised rate is (10 sA + 6 p) / 5 and B's (4 sB + 3 p) / 2.
-        // Time slicing alone gives both 1; sharing all the time gives min(1.2, 1.5). Equalising
-        // with sB = 0 and sA = 1 - p: 2 - 0.8 p = 1.5 p, so p = 20/23, sA = 3/23 and
-        // t = 30/23 (the best mix: any sB > 0 lowers A more than it raises B).
+        // Gavel's packing normalisation divides each rate by the job's throughputs summed over
+        // the types (10 and 4). With sA, sB alone and p shared (sA + sB + p <= 1): A's
+        // normalised rate is (10 sA + 6 p) / 10 and B's (4 sB + 3 p) / 4. Time slicing alone
+        // gives both 1/2; sharing all the time gives min(0.6, 0.75). Equalising with sB = 0
+        // and sA = 1 - p: 1 - 0.4 p = 0.75 p, so p = 20/23, sA = 3/23 and t = 15/23 (the best
+        // mix: any sB > 0 lowers A more than it raises B).
         let input = one_gpu_pair((6.0, 3.0));
         let result = max_min_fairness_packed(&input, Backend::MicroLp).unwrap();
-        assert!(close(result.objective, 30.0 / 23.0), "{result:?}");
+        assert!(close(result.objective, 15.0 / 23.0), "{result:?}");
         assert_eq!(result.pairs.len(), 1, "{result:?}");
         assert_eq!(result.pairs[0].0, (0, 1));
         assert!(close(result.pairs[0].1[0], 20.0 / 23.0), "{result:?}");
         assert!(close(result.singles[0][0], 3.0 / 23.0) && close(result.singles[1][0], 0.0), "{result:?}");
         // Pairs that cannot share (rates 0) leave plain max-min fairness: both get 1/2.
         let result = max_min_fairness_packed(&one_gpu_pair((0.0, 0.0)), Backend::MicroLp).unwrap();
-        assert!(result.pairs.is_empty() && close(result.objective, 1.0), "{result:?}");
+        assert!(result.pairs.is_empty() && close(result.objective, 0.5), "{result:?}");
     }
 
     #[test]

@@ -226,7 +226,10 @@ impl Gavel {
     /// or `shuffle` for a seeded random order each round; `none` by default) and
     /// `idle_until_round` (`true`: start nothing between rounds). Every kind but FIFO takes
     /// `fill_unallocated` (`false`; `true`, as Gavel, lets jobs fill GPUs left over on types
-    /// where their allocation is 0, at priority 0). LP kinds take `backend` (`microlp`, `highs`,
+    /// where their allocation is 0, at priority 0). `mode=gavel` (default `schedlab`) makes
+    /// every one of these defaults Gavel's simulator's: `type_order` `v100/p100/k80` for aware
+    /// kinds and `shuffle` for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
+    /// `reset_credit` half a round, `tie_break=deficit` and `fill_unallocated=true`. LP kinds take `backend` (`microlp`, `highs`,
     /// `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice of types;
     /// finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost takes
     /// `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/` (default
@@ -287,7 +290,16 @@ impl Gavel {
             }
         };
         let round = reader.positive_f64("round", 360.0)?;
-        let type_order_text = reader.choice_text("type_order", "none")?;
+        // `mode=gavel` sets every round-mechanism default as Gavel's simulator has it; explicit
+        // parameters still override. Gavel fills V100s, then P100s, then K80s for its "Perf" and
+        // "Packing" policies (our aware kinds) and shuffles the types for the others.
+        let gavel_mode = reader.choice("mode", "schedlab", &["schedlab", "gavel"])? == "gavel";
+        let (order_default, interval_default, credit_default, tie_default) = if gavel_mode {
+            (if aware { "v100/p100/k80" } else { "shuffle" }, 1920.0, round / 2.0, "deficit")
+        } else {
+            ("none", 0.0, 0.0, "id")
+        };
+        let type_order_text = reader.choice_text("type_order", order_default)?;
         let type_shuffler = (type_order_text == "shuffle").then(|| Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(0)));
         let type_order: Vec<String> = type_order_text
             .split('/')
@@ -295,13 +307,13 @@ impl Gavel {
             .filter(|name| !name.is_empty() && *name != "none" && *name != "shuffle")
             .map(String::from)
             .collect();
-        let idle_until_round = reader.bool("idle_until_round", false)?;
-        let min_interval = reader.f64("min_interval", 0.0)?;
-        let reset_credit = reader.f64("reset_credit", 0.0)?;
-        let deficit_ties = reader.choice("tie_break", "id", &["id", "deficit"])? == "deficit";
+        let idle_until_round = reader.bool("idle_until_round", gavel_mode)?;
+        let min_interval = reader.f64("min_interval", interval_default)?;
+        let reset_credit = reader.f64("reset_credit", credit_default)?;
+        let deficit_ties = reader.choice("tie_break", tie_default, &["id", "deficit"])? == "deficit";
         // Gavel's FIFO never schedules a job at priority 0, so FIFO takes no `fill_unallocated`.
         let fill_unallocated =
-            !matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) && reader.bool("fill_unallocated", false)?;
+            !matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) && reader.bool("fill_unallocated", gavel_mode)?;
         let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
             Backend::default()
         } else {
@@ -674,7 +686,7 @@ impl Gavel {
             }
             for (gpu_type, &fraction) in account.allocation.iter().enumerate() {
                 let allocated = fraction > 1e-9;
-                if !allocated && !(fill_unallocated && account.usable[gpu_type]) {
+                if !(allocated || fill_unallocated && account.usable[gpu_type]) {
                     continue;
                 }
                 let share =
@@ -778,8 +790,12 @@ impl Gavel {
                 None => to_place.push((combo, gpu_type)),
             }
         }
+        // As Gavel's `_schedule_jobs_on_workers`: the largest gangs are placed first, which
+        // leaves the least fragmentation for the small ones.
+        let gang = |combo: Combo| combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+        to_place.sort_by_key(|&(combo, _)| std::cmp::Reverse(gang(combo)));
         for (combo, gpu_type) in to_place {
-            let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+            let gpus = gang(combo);
             if let Some(allocation) = self.placer.place_on_type(&plan, gpus, GpuTypeId(gpu_type as u16), None) {
                 plan.take(&allocation, None).expect("the placer only returns free resources");
                 desired.extend(Self::assign(combo, allocation));
@@ -841,6 +857,21 @@ impl Policy for Gavel {
         let due = self.computed_at.is_none_or(|at| context.now - at >= self.min_interval);
         if self.stale && due {
             self.recompute(context)?;
+        } else if self.fill_unallocated {
+            // As in Gavel, a job that arrived since the allocation was computed has no
+            // allocation yet but may fill GPUs left over, at priority 0.
+            let types = context.cluster.spec().gpu_types().len();
+            for &id in context.arrived {
+                let Some(job) = context.jobs.get(id) else { continue };
+                let usable = self.throughput_row(job, context.cluster)?.iter().map(|rate| *rate > 0.0).collect();
+                let account = JobAccount {
+                    allocation: vec![0.0; types],
+                    usable,
+                    received: vec![0.0; types],
+                    deficit: vec![0.0; types],
+                };
+                self.accounts.entry(Combo::Single(id)).or_insert(account);
+            }
         }
         let round_due = self.next_round.is_none_or(|round| context.now >= round);
         if round_due {

@@ -472,3 +472,32 @@ fn deficit_tie_break_prefers_the_job_that_received_less_than_its_share() {
     assert_eq!(by_deficit.jobs[1].first_start, Some(360.0));
     assert!(by_deficit.jobs[0].jct.unwrap() > 720.0, "{:?}", by_deficit.jobs[0]);
 }
+
+#[test]
+fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
+    let path = packing_table("mode");
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs: Vec<JobSpec> = (0..16)
+        .map(|index| {
+            let job_type = if index % 2 == 0 { "A" } else { "B" };
+            JobSpec::new(JobId(index), Time::from_secs(f64::from(index) * 500.0), 1, job_type, 4_000.0)
+        })
+        .collect();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let jcts = |name: &str, extra: &str, kind: GavelKind, aware: bool| -> Vec<f64> {
+        let mut gavel = build(&format!("{name}[{extra}throughputs={}]", path.display()), kind, aware);
+        let cluster = Arc::new(CompactCluster::parse("v100=2", 1).unwrap().build().unwrap());
+        run(cluster, &jobs, &table, &mut gavel, &config).unwrap().jobs.iter().map(|job| job.jct.unwrap()).collect()
+    };
+    let explicit = "idle_until_round=true,min_interval=1920,reset_credit=180,tie_break=deficit,fill_unallocated=true";
+    for (name, kind, aware, order) in [
+        ("gavel-las", GavelKind::MaxMinFairness, true, "v100/p100/k80"),
+        ("gavel-las-agnostic", GavelKind::MaxMinFairness, false, "shuffle"),
+        ("gavel-las-packed", GavelKind::MaxMinFairnessPacked, true, "v100/p100/k80"),
+    ] {
+        let preset = jcts(name, "mode=gavel,", kind, aware);
+        let spelled = jcts(name, &format!("type_order={order},{explicit},"), kind, aware);
+        assert_eq!(preset, spelled, "{name}");
+        assert_ne!(preset, jcts(name, "", kind, aware), "{name}: the preset changes something here");
+    }
+}
