@@ -103,7 +103,10 @@ pub(crate) fn solve_per_job(
         })
         .collect();
     let mut shared: Vec<Shared> = Vec::new();
+    // `shared[shared_of[group]]`: the group's variables (pushed group by group).
+    let mut shared_of: Vec<std::ops::Range<usize>> = Vec::with_capacity(groups.representatives.len());
     for (group, &m) in groups.representatives.iter().enumerate() {
+        let first = shared.len();
         let own = input.templates[m];
         for partner in 0..templates {
             let enough = if partner == own { count[own] >= 2 } else { count[partner] >= 1 };
@@ -125,6 +128,7 @@ pub(crate) fn solve_per_job(
                 }
             }
         }
+        shared_of.push(first..shared.len());
     }
     let size = |group: usize| groups.sizes[group] as f64;
     let template_of = |group: usize| input.templates[groups.representatives[group]];
@@ -133,7 +137,7 @@ pub(crate) fn solve_per_job(
         // (variable, this job's rate on it, GPU type)
         let mut rate: Vec<(Var, f64, usize)> =
             singles[group].iter().zip(&base.throughputs[m]).enumerate().map(|(j, (&var, t))| (var, *t, j)).collect();
-        for entry in shared.iter().filter(|entry| entry.group == group) {
+        for entry in &shared[shared_of[group].clone()] {
             rate.push((entry.var, own_rate(entry), entry.gpu_type));
         }
         lp.constraint(rate.iter().map(|&(var, _, _)| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
@@ -214,7 +218,7 @@ pub(crate) fn solve_per_job(
     // Each job's time with each partner template, per type.
     let mut links: Links = BTreeMap::new();
     for (m, &group) in groups.class_of.iter().enumerate() {
-        for entry in shared.iter().filter(|entry| entry.group == group) {
+        for entry in &shared[shared_of[group].clone()] {
             let time = value(entry.var);
             if time > 0.0 {
                 links.entry((input.templates[m], entry.partner, entry.gpu_type)).or_default().push((m, time));
@@ -222,27 +226,15 @@ pub(crate) fn solve_per_job(
         }
     }
     let pairs = split_into_pairs(&links, types);
-    let rates: Vec<f64> = (0..jobs)
-        .map(|m| {
-            let alone: f64 = single_fractions[m].iter().zip(&base.throughputs[m]).map(|(x, t)| x * t).sum();
-            let own = input.templates[m];
-            let together: f64 = pairs
-                .iter()
-                .filter_map(|((a, b), fractions)| {
-                    let partner = if *a == m {
-                        *b
-                    } else if *b == m {
-                        *a
-                    } else {
-                        return None;
-                    };
-                    let rates = &input.pair_rates[own][input.templates[partner]];
-                    Some(fractions.iter().zip(rates).map(|(x, (rate, _))| x * rate).sum::<f64>())
-                })
-                .sum();
-            alone + together
-        })
+    let mut rates: Vec<f64> = (0..jobs)
+        .map(|m| single_fractions[m].iter().zip(&base.throughputs[m]).map(|(x, t)| x * t).sum())
         .collect();
+    for ((a, b), fractions) in &pairs {
+        for (m, partner) in [(*a, *b), (*b, *a)] {
+            let speeds = &input.pair_rates[input.templates[m]][input.templates[partner]];
+            rates[m] += fractions.iter().zip(speeds).map(|(x, (speed, _))| x * speed).sum::<f64>();
+        }
+    }
     let objective = ratio.map_or(solution.objective, |t| solution.value(t));
     let fractions = PackedFractions { singles: single_fractions, pairs, objective, stats: solution.stats };
     Ok(Solved { fractions, rates })
