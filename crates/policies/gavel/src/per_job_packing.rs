@@ -226,9 +226,8 @@ pub(crate) fn solve_per_job(
         }
     }
     let pairs = split_into_pairs(&links, types);
-    let mut rates: Vec<f64> = (0..jobs)
-        .map(|m| single_fractions[m].iter().zip(&base.throughputs[m]).map(|(x, t)| x * t).sum())
-        .collect();
+    let mut rates: Vec<f64> =
+        (0..jobs).map(|m| single_fractions[m].iter().zip(&base.throughputs[m]).map(|(x, t)| x * t).sum()).collect();
     for ((a, b), fractions) in &pairs {
         for (m, partner) in [(*a, *b), (*b, *a)] {
             let speeds = &input.pair_rates[input.templates[m]][input.templates[partner]];
