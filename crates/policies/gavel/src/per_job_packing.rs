@@ -500,6 +500,22 @@ mod tests {
     }
 
     #[test]
+    fn packed_finish_time_fairness_at_the_start_is_packed_max_min_over_the_isolated_rates() {
+        // One GPU, both jobs just arrived (t = 0) with 600 steps each. A: 10 alone, 6 sharing;
+        // B: 4 alone, 3 sharing. Isolated (agnostic, half the GPU each): 5 and 2 steps/s.
+        // With t = 0, rho_m = iso_m / rate_m, so minimising the largest rho maximises
+        // min(rate_A / 5, rate_B / 2): (10 a + 6 p) / 5 = 3 p / 2 with b = 0, a = 1 - p gives
+        // p = 20/23, a = 3/23 and min 30/23, so rho = 23/30 (half the GPU each gives 1).
+        let input = one_gpu_pair((6.0, 3.0));
+        let result =
+            finish_time_fairness_packed(&input, &[600.0, 600.0], &[0.0, 0.0], Backend::MicroLp, 1e-6, 50).unwrap();
+        assert!((result.rho - 23.0 / 30.0).abs() < 1e-4, "{result:?}");
+        assert_eq!(result.fractions.pairs.len(), 1, "{result:?}");
+        assert!((result.fractions.pairs[0].1[0] - 20.0 / 23.0).abs() < 1e-3, "{result:?}");
+        assert!(result.solves.len() >= 2, "the isolated allocation, then at least one step");
+    }
+
+    #[test]
     fn an_slo_on_a_packed_allocation_mixes_sharing_and_time_alone() {
         // One GPU; A 10 alone, B 4 alone, sharing (6, 3): without SLOs A runs alone (10 > 9).
         // If B needs 3.5 steps/s: maximise 10 a + 4 b + 9 p with 4 b + 3 p >= 3.5 and
