@@ -139,7 +139,7 @@ pub const REGISTRY: &[PolicyEntry] = &[
         name: "gavel-gandiva",
         description: "Gandiva as Gavel simulates it: equal shares, random pairing of jobs when the cluster is full",
         oracle: false,
-        params: "seed=0, throughputs=gavel/simulation_throughputs.json, round=360, mode=schedlab, min_interval=0, reset_credit=0, tie_break=id, fill_unallocated=false, type_order=none, idle_until_round=false",
+        params: "pairing=gains, seed=0, throughputs=gavel/simulation_throughputs.json, round=360, mode=schedlab, min_interval=0, reset_credit=0, tie_break=id, fill_unallocated=false, type_order=none, idle_until_round=false",
         build: |params| boxed(gavel::Gavel::from_params(params, gavel::GavelKind::Gandiva, true)),
     },
     PolicyEntry {

@@ -5,12 +5,15 @@ use schedlab_core::JobId;
 use std::collections::BTreeMap;
 
 /// Gavel's Gandiva allocation (`GandivaPolicy.get_allocation`): returns single rows and pair
-/// rows (`(m, n)` indices into `ids`, `m < n`).
+/// rows (`(m, n)` indices into `ids`, `m < n`). With `blind`, pairs form whatever their
+/// co-located throughput, as in Gavel (a pair that cannot share gets no time until it is split
+/// at the next allocation); otherwise only pairs that gain are formed.
 pub(crate) fn gandiva_allocation(
     packing: &PackingInput,
     ids: &[JobId],
     partners: &mut BTreeMap<JobId, JobId>,
     rng: &mut rand_chacha::ChaCha8Rng,
+    blind: bool,
 ) -> (Vec<Vec<f64>>, PairRows) {
     use rand::Rng;
     let base = &packing.base;
@@ -62,10 +65,10 @@ pub(crate) fn gandiva_allocation(
                 second += 1;
             }
             let (m, n) = (unpaired[first], unpaired[second]);
-            // Deviation: Gavel also forms pairs that cannot share (zero co-located throughput
-            // on some type) or that lose throughput, and splits them at its next allocation;
-            // such a pair can be placed where it makes no progress, which our engine refuses.
-            if base.scale_factors[m] != base.scale_factors[n] || normalised(m, n) < 1.0 {
+            // Unless `blind` (Gavel), only pairs that gain: Gavel also forms pairs that cannot
+            // share (zero co-located throughput on some type) or that lose throughput, and
+            // splits them at its next allocation.
+            if base.scale_factors[m] != base.scale_factors[n] || (!blind && normalised(m, n) < 1.0) {
                 continue;
             }
             unpaired.retain(|&job| job != m && job != n);
@@ -87,18 +90,32 @@ pub(crate) fn gandiva_allocation(
     let mut pairs = Vec::new();
     for (m, partner) in combos {
         let scale = f64::from(base.scale_factors[m]);
-        // Deviation: no share on a type where a job of the combination cannot run (Gavel gives
-        // one, on which the job would make no progress).
-        let usable = |j: usize| base.throughputs[m][j] > 0.0 && partner.is_none_or(|n| base.throughputs[n][j] > 0.0);
+        // No share on a type where the combination cannot run: a job without throughput there,
+        // or a pair that cannot share there. Gavel gives every combination a share of every
+        // type and its rounds skip those with no throughput; with `blind` the row is scaled as
+        // Gavel's (over every type) before those types are zeroed, otherwise over the usable
+        // types only.
+        let usable = |j: usize| {
+            base.throughputs[m][j] > 0.0
+                && partner.is_none_or(|n| {
+                    let (own, other) = packing.pair_rates[packing.templates[m]][packing.templates[n]][j];
+                    base.throughputs[n][j] > 0.0 && own > 0.0 && other > 0.0
+                })
+        };
         let mut row: Vec<f64> = base
             .capacity
             .iter()
             .enumerate()
-            .map(|(j, &gpus)| if usable(j) { f64::from(gpus) / count / scale } else { 0.0 })
+            .map(|(j, &gpus)| if blind || usable(j) { f64::from(gpus) / count / scale } else { 0.0 })
             .collect();
         let sum: f64 = row.iter().sum();
         if sum > 1.0 {
             row.iter_mut().for_each(|fraction| *fraction /= sum);
+        }
+        for (j, fraction) in row.iter_mut().enumerate() {
+            if !usable(j) {
+                *fraction = 0.0;
+            }
         }
         match partner {
             None => rows[m] = row,

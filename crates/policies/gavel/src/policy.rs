@@ -121,6 +121,8 @@ enum Objective {
     Gandiva {
         /// Each paired job's partner.
         partners: BTreeMap<JobId, JobId>,
+        /// Pair jobs whatever their co-located throughput, as Gavel does.
+        blind: bool,
         /// Seeded random pairing; boxed, as it is large.
         rng: Box<rand_chacha::ChaCha8Rng>,
     },
@@ -229,8 +231,11 @@ impl Gavel {
     /// where their allocation is 0, at priority 0). `mode=gavel` (default `schedlab`) makes
     /// every one of these defaults Gavel's simulator's: `type_order` `v100/p100/k80` for aware
     /// kinds and `shuffle` for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
-    /// `reset_credit` half a round, `tie_break=deficit` and `fill_unallocated=true`. LP kinds take `backend` (`microlp`, `highs`,
-    /// `cbc`). FIFO's agnostic twin takes `seed` (0) for its random choice of types;
+    /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true` and, for
+    /// Gandiva, `pairing=blind`. LP kinds take `backend` (`microlp`, `highs`, `cbc`). Gandiva
+    /// takes `pairing` (`gains`: only pairs whose co-located throughput gains; `blind`, as
+    /// Gavel: any two jobs of the same scale factor). FIFO's agnostic twin takes `seed` (0) for
+    /// its random choice of types;
     /// finish-time fairness takes `tolerance` (1e-4) and `max_iterations` (50); cost takes
     /// `costs`, dollars per GPU-hour per type as `type:price` pairs separated by `/` (default
     /// list prices `v100:2.48/p100:1.46/k80:0.45`); total throughput and cost, with or without
@@ -253,6 +258,7 @@ impl Gavel {
             GavelKind::MaxMinFairness => Objective::MaxMinFairness,
             GavelKind::Gandiva => Objective::Gandiva {
                 partners: BTreeMap::new(),
+                blind: false,
                 rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(reader.f64("seed", 0.0)? as u64)),
             },
             GavelKind::MaxMinFairnessPacked => Objective::MaxMinFairnessPacked,
@@ -294,6 +300,11 @@ impl Gavel {
         // parameters still override. Gavel fills V100s, then P100s, then K80s for its "Perf" and
         // "Packing" policies (our aware kinds) and shuffles the types for the others.
         let gavel_mode = reader.choice("mode", "schedlab", &["schedlab", "gavel"])? == "gavel";
+        let mut objective = objective;
+        if let Objective::Gandiva { blind, .. } = &mut objective {
+            *blind =
+                reader.choice("pairing", if gavel_mode { "blind" } else { "gains" }, &["gains", "blind"])? == "blind";
+        }
         let (order_default, interval_default, credit_default, tie_default) = if gavel_mode {
             (if aware { "v100/p100/k80" } else { "shuffle" }, 1920.0, round / 2.0, "deficit")
         } else {
@@ -598,10 +609,10 @@ impl Gavel {
                     Err(failure) => return Err(error(failure)),
                 }
             }
-            Objective::Gandiva { partners, rng } => {
+            Objective::Gandiva { partners, rng, blind } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
                 let packing = packing.as_ref().expect("built above for Gandiva");
-                let (rows, combos) = gandiva_allocation(packing, &ids, partners, rng);
+                let (rows, combos) = gandiva_allocation(packing, &ids, partners, rng, *blind);
                 pairs = combos;
                 (rows, Vec::new())
             }

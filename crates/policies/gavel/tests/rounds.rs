@@ -501,3 +501,31 @@ fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
         assert_ne!(preset, jcts(name, "", kind, aware), "{name}: the preset changes something here");
     }
 }
+
+#[test]
+fn gavels_blind_gandiva_pairs_jobs_that_cannot_share_and_runs_them_only_as_leftovers() {
+    // One v100. A: 7,200 steps at 10/s; C: 600 steps at 5/s; A and C cannot share (no pair
+    // entry). Two jobs on one GPU: Gandiva pairs. In mode=gavel (credit 180 s, idle until the
+    // round, no recomputation before 1,920 s):
+    // - `pairing=blind` (Gavel) pairs A with C; the pair cannot run anywhere, so both jobs have
+    //   no allocation and fill the GPU at priority 0, ties by deficit (0) then id: A runs from
+    //   0 and keeps winning the tie until it ends at 720 s; C runs from the 720 s round, 120 s.
+    // - `pairing=gains` leaves them alone with half the GPU each: A runs first (tie by id); at
+    //   360 s A has received 540 of 720 s, C 180: C (0.5 / 0.25) beats A (0.5 / 0.75) and ends
+    //   at 480 s; the GPU idles until the 720 s round, then A needs 360 s more: 1,080 s.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-blind.json", std::process::id()));
+    let json = r#"{"v100": {"('A', 1)": {"null": 10.0}, "('C', 1)": {"null": 5.0}}}"#;
+    std::fs::write(&path, json).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 7_200.0), JobSpec::new(JobId(1), Time::ZERO, 1, "C", 600.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    for (pairing, expected) in [("blind", vec![720.0, 840.0]), ("gains", vec![1080.0, 480.0])] {
+        let name = format!("gavel-gandiva[mode=gavel,pairing={pairing},throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::Gandiva, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+        assert_eq!(jcts, expected, "pairing={pairing}");
+    }
+}
