@@ -99,9 +99,7 @@ pub fn max_min_fairness(
     let demand: Vec<f64> = (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
     let (mut isolated, agnostic_objective, agnostic_stats) =
         max_min_ratio("max-min fairness (agnostic)", &usable, &demand, &input.scale_factors, &input.capacity, backend)?;
-    if usable.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
-        spread_over_types(&mut isolated, &input.capacity);
-    }
+    spread_over_types(&mut isolated, &usable, &input.scale_factors, &input.capacity);
     if !heterogeneity_aware {
         return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
     }
@@ -178,8 +176,8 @@ pub fn finish_time_fairness(
             let step_rates = rates(&fractions);
             Ok((fractions, lambda, step, step_rates))
         })?;
-    if !heterogeneity_aware && throughputs.iter().all(|row| row.iter().all(|rate| *rate > 0.0)) {
-        spread_over_types(&mut best, &input.capacity);
+    if !heterogeneity_aware {
+        spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
     }
     Ok(FinishTimeFairness { fractions: best, rho, solves })
 }
@@ -590,21 +588,62 @@ impl JobClasses {
     }
 }
 
-/// Rewrites each job's time across GPU types in proportion to the types' capacities, keeping
-/// its total. In the agnostic LP every type is worth the same, so any split of a job's total is
-/// optimal; a simplex solver returns an arbitrary vertex (one job all on V100, another all on
-/// K80), while Gavel's interior-point solver (cvxpy with ECOS) returns the centre of the optimal
-/// face, which spreads every job over the types like this. Capacities stay respected: type j
-/// receives `N_j / sum N` of the total scaled time, which the LP bounds by `sum N`.
-fn spread_over_types(fractions: &mut [Vec<f64>], capacity: &[u32]) {
-    let total: f64 = capacity.iter().map(|&gpus| f64::from(gpus)).sum();
-    if total <= 0.0 {
-        return;
-    }
-    for row in fractions.iter_mut() {
-        let time: f64 = row.iter().sum();
-        for (fraction, &gpus) in row.iter_mut().zip(capacity) {
-            *fraction = time * f64::from(gpus) / total;
+/// Rewrites each job's time across the GPU types it can use, keeping its total, as evenly in
+/// proportion to the types' capacities as the capacities allow. In the agnostic LP every type
+/// is worth the same, so any split of a job's total is optimal; a simplex solver returns an
+/// arbitrary vertex (one job all on V100, another all on K80), while Gavel's interior-point
+/// solver (cvxpy with ECOS) returns a point in the middle of the optimal face, which spreads
+/// every job over the types.
+///
+/// Each job starts with `total_m N_j / sum_{usable j} N_j` on each usable type. When every job
+/// can use every type this already fits (type j receives `N_j / sum N` of the scaled time,
+/// which the LP bounds by `sum N`). Otherwise (jobs that cannot run on some type crowd the
+/// others) alternating projections fix it: scale down each type over capacity, scale each job
+/// back up to its total, until both hold within 1e-9 (Bregman's cyclic projections in the
+/// Kullback-Leibler sense, which keep the spread as even as the constraints allow); if that
+/// does not settle in 500 rounds the LP's own split is kept.
+fn spread_over_types(fractions: &mut [Vec<f64>], throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) {
+    let totals: Vec<f64> = fractions.iter().map(|row| row.iter().sum()).collect();
+    let mut spread: Vec<Vec<f64>> = throughputs
+        .iter()
+        .zip(&totals)
+        .map(|(rates, total)| {
+            let usable: f64 = rates.iter().zip(capacity).filter(|(rate, _)| **rate > 0.0).map(|(_, &n)| f64::from(n)).sum();
+            rates
+                .iter()
+                .zip(capacity)
+                .map(|(rate, &n)| if *rate > 0.0 && usable > 0.0 { total * f64::from(n) / usable } else { 0.0 })
+                .collect()
+        })
+        .collect();
+    for _ in 0..500 {
+        let mut worst: f64 = 0.0;
+        for (j, &gpus) in capacity.iter().enumerate() {
+            let used: f64 = spread.iter().zip(scale_factors).map(|(row, &s)| row[j] * f64::from(s)).sum();
+            if used > f64::from(gpus) {
+                worst = worst.max(used - f64::from(gpus));
+                let factor = f64::from(gpus) / used;
+                spread.iter_mut().for_each(|row| row[j] *= factor);
+            }
+        }
+        for (row, &total) in spread.iter_mut().zip(&totals) {
+            let sum: f64 = row.iter().sum();
+            if sum > 0.0 {
+                worst = worst.max((total - sum).abs());
+                row.iter_mut().for_each(|fraction| *fraction *= total / sum);
+            }
+        }
+        if worst <= 1e-9 {
+            // The last row scaling may exceed a capacity by at most the tolerance: one more
+            // column pass keeps every type within its capacity exactly.
+            for (j, &gpus) in capacity.iter().enumerate() {
+                let used: f64 = spread.iter().zip(scale_factors).map(|(row, &s)| row[j] * f64::from(s)).sum();
+                if used > f64::from(gpus) {
+                    spread.iter_mut().for_each(|row| row[j] *= f64::from(gpus) / used);
+                }
+            }
+            fractions.iter_mut().zip(spread).for_each(|(row, spread)| *row = spread);
+            return;
         }
     }
 }
@@ -636,6 +675,32 @@ mod tests {
         let aware = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert!(close(aware.objective, 1.0) && close(aware.fractions[0][0], 1.0), "{aware:?}");
         assert!(aware.fractions[1][0] >= 0.25 - 1e-9 && aware.fractions[1][0] <= 0.5 + 1e-9, "{aware:?}");
+    }
+
+    #[test]
+    fn the_agnostic_spread_respects_types_a_job_cannot_use() {
+        // One GPU of type 0 and three of type 1; job 0 runs only on type 0, jobs 1-3 on both.
+        // Four GPUs, four jobs: each gets all its time. Spreading in proportion to capacity
+        // would put a quarter of jobs 1-3 on type 0, which job 0 fills: the spread settles
+        // with job 0 on type 0 and the others on type 1.
+        let input = AllocationInput {
+            throughputs: vec![vec![1.0, 0.0], vec![1.0, 1.0], vec![1.0, 1.0], vec![1.0, 1.0]],
+            scale_factors: vec![1; 4],
+            weights: vec![1.0; 4],
+            capacity: vec![1, 3],
+        };
+        let result = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
+        assert!(close(result.fractions[0][0], 1.0) && close(result.fractions[0][1], 0.0), "{result:?}");
+        for row in &result.fractions[1..] {
+            assert!(row[0] < 1e-6 && close(row[1], 1.0), "{result:?}");
+        }
+        // With two GPUs of type 0, job 0 takes one and jobs 1-3 share the other evenly.
+        let input = AllocationInput { capacity: vec![2, 3], ..input };
+        let result = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
+        assert!(close(result.fractions[0][0], 1.0), "{result:?}");
+        for row in &result.fractions[1..] {
+            assert!(close(row[0], 1.0 / 3.0) && close(row[1], 2.0 / 3.0), "{result:?}");
+        }
     }
 
     #[test]
