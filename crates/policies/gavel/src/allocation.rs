@@ -608,7 +608,8 @@ fn spread_over_types(fractions: &mut [Vec<f64>], throughputs: &[Vec<f64>], scale
         .iter()
         .zip(&totals)
         .map(|(rates, total)| {
-            let usable: f64 = rates.iter().zip(capacity).filter(|(rate, _)| **rate > 0.0).map(|(_, &n)| f64::from(n)).sum();
+            let usable: f64 =
+                rates.iter().zip(capacity).filter(|(rate, _)| **rate > 0.0).map(|(_, &n)| f64::from(n)).sum();
             rates
                 .iter()
                 .zip(capacity)

@@ -12,7 +12,7 @@ use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, Policy, PolicyError,
     PolicyParams, SolverStats, Time,
 };
-use schedlab_solver::Backend;
+use schedlab_solver::{Backend, SolveStats, SolverError};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
@@ -470,7 +470,7 @@ impl Gavel {
         let backend = self.backend;
         let aware = self.aware;
         let name = self.name.clone();
-        let error = move |error: schedlab_solver::SolverError| PolicyError::Solver(format!("{name}: {error}"));
+        let error = move |error: SolverError| PolicyError::Solver(format!("{name}: {error}"));
         let packing = matches!(
             self.objective,
             Objective::MaxMinFairnessPacked
@@ -573,41 +573,33 @@ impl Gavel {
                     .collect();
                 let with_slos = required.iter().any(|rate| *rate > 0.0);
                 let costs = costs.as_deref();
-                let solved = match (*uses_pairs, &packing) {
-                    (true, Some(packing)) if with_slos => {
-                        max_throughput_packed_slos(packing, costs, &required, backend).map(|result| {
-                            pairs = result.pairs;
-                            (result.singles, result.stats)
-                        })
+                let solve_with = |required: &[f64]| -> Result<(Vec<Vec<f64>>, PairRows, SolveStats), SolverError> {
+                    match &packing {
+                        Some(packing) if *uses_pairs => {
+                            let result = if required.iter().any(|rate| *rate > 0.0) {
+                                max_throughput_packed_slos(packing, costs, required, backend)?
+                            } else {
+                                max_throughput_packed(packing, costs, backend)?
+                            };
+                            Ok((result.singles, result.pairs, result.stats))
+                        }
+                        _ => {
+                            let result = max_throughput(&input, costs, required, aware, backend)?;
+                            Ok((result.fractions, Vec::new(), result.stats))
+                        }
                     }
-                    (true, Some(packing)) => max_throughput_packed(packing, costs, backend).map(|result| {
-                        pairs = result.pairs;
-                        (result.singles, result.stats)
-                    }),
-                    _ => max_throughput(&input, costs, &required, aware, backend)
-                        .map(|result| (result.fractions, result.stats)),
                 };
-                match solved {
-                    Ok((fractions, stats)) => (fractions, vec![stats]),
+                let (fractions, found, stats) = match solve_with(&required) {
                     Err(failure) if failure.reason == "infeasible" && with_slos => {
                         // As Gavel: no allocation meets every SLO, so solve without them
                         // (counted in the run's solver statistics as `relaxed`).
                         self.solver.relaxed += 1;
-                        match (*uses_pairs, &packing) {
-                            (true, Some(packing)) => {
-                                let result = max_throughput_packed(packing, costs, backend).map_err(error)?;
-                                pairs = result.pairs;
-                                (result.singles, vec![result.stats])
-                            }
-                            _ => {
-                                let none = vec![0.0; required.len()];
-                                let result = max_throughput(&input, costs, &none, aware, backend).map_err(error)?;
-                                (result.fractions, vec![result.stats])
-                            }
-                        }
+                        solve_with(&vec![0.0; required.len()]).map_err(error)?
                     }
-                    Err(failure) => return Err(error(failure)),
-                }
+                    solved => solved.map_err(error)?,
+                };
+                pairs = found;
+                (fractions, vec![stats])
             }
             Objective::Gandiva { partners, rng, blind } => {
                 let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
