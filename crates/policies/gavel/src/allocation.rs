@@ -650,7 +650,7 @@ fn spread_over_types(fractions: &mut [Vec<f64>], throughputs: &[Vec<f64>], scale
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn close(a: f64, b: f64) -> bool {
@@ -909,7 +909,7 @@ mod tests {
     }
 
     /// One GPU; A runs at 10 steps/s alone, B at 4; sharing, they run at `(a, b)`.
-    fn one_gpu_pair((a, b): (f64, f64)) -> PackingInput {
+    pub(crate) fn one_gpu_pair((a, b): (f64, f64)) -> PackingInput {
         PackingInput {
             base: AllocationInput {
                 throughputs: vec![vec![10.0], vec![4.0]],

@@ -295,37 +295,23 @@ fn north_west_corner(left: &[(usize, f64)], right: &[(usize, f64)]) -> Vec<(usiz
 }
 
 /// Pairs jobs of one template: their times laid end to end on a circle of length `S`, each
-/// point of the first half paired with the point `S / 2` further on. When no job's time exceeds
-/// `S / 2` no job meets itself (any stretch left over by rounding is dropped).
+/// point of the first half paired with the point `S / 2` further on, which is the north-west
+/// corner rule between the two halves. When no job's time exceeds `S / 2` no job meets itself.
 fn half_circle(jobs: &[(usize, f64)]) -> Vec<(usize, usize, f64)> {
-    let total: f64 = jobs.iter().map(|e| e.1).sum();
-    let half = total / 2.0;
-    // Where the second half starts: the job covering position S / 2 and how much of it is left.
-    let mut start = 0.0;
-    let mut k = 0;
-    while k < jobs.len() && start + jobs[k].1 <= half {
-        start += jobs[k].1;
-        k += 1;
-    }
-    let mut right_rest = jobs.get(k).map_or(0.0, |e| e.1 - (half - start));
-    let mut matched = Vec::new();
-    let (mut i, mut left_rest, mut done) = (0, jobs.first().map_or(0.0, |e| e.1), 0.0);
-    while done < half - 1e-12 && i < jobs.len() && k < jobs.len() {
-        let time = left_rest.min(right_rest).min(half - done);
-        matched.push((jobs[i].0, jobs[k].0, time));
-        done += time;
-        left_rest -= time;
-        right_rest -= time;
-        if left_rest <= 1e-12 {
-            i += 1;
-            left_rest = jobs.get(i).map_or(0.0, |e| e.1);
+    let half = jobs.iter().map(|e| e.1).sum::<f64>() / 2.0;
+    let (mut first, mut second) = (Vec::new(), Vec::new());
+    let mut position = 0.0;
+    for &(job, time) in jobs {
+        let in_first = (half - position).clamp(0.0, time);
+        if in_first > 0.0 {
+            first.push((job, in_first));
         }
-        if right_rest <= 1e-12 {
-            k += 1;
-            right_rest = jobs.get(k).map_or(0.0, |e| e.1);
+        if time - in_first > 0.0 {
+            second.push((job, time - in_first));
         }
+        position += time;
     }
-    matched
+    north_west_corner(&first, &second)
 }
 
 /// Makespan with space sharing (Gavel's `MinTotalDurationPolicyWithPacking`): the smallest
@@ -409,6 +395,7 @@ pub fn finish_time_fairness_packed(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::allocation::tests::one_gpu_pair;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6
@@ -445,20 +432,6 @@ mod tests {
         for (m, time) in times.iter().enumerate() {
             let got: f64 = pairs.iter().filter(|((a, b), _)| *a == m || *b == m).map(|(_, f)| f[0]).sum();
             assert!(close(got, *time), "job {m}: {got} against {time} in {pairs:?}");
-        }
-    }
-
-    /// One GPU; A runs at 10 steps/s alone, B at 4; sharing, they run at `(a, b)`.
-    fn one_gpu_pair((a, b): (f64, f64)) -> PackingInput {
-        PackingInput {
-            base: AllocationInput {
-                throughputs: vec![vec![10.0], vec![4.0]],
-                scale_factors: vec![1, 1],
-                weights: vec![1.0, 1.0],
-                capacity: vec![1],
-            },
-            templates: vec![0, 1],
-            pair_rates: vec![vec![vec![(0.0, 0.0)], vec![(a, b)]], vec![vec![(b, a)], vec![(0.0, 0.0)]]],
         }
     }
 
