@@ -908,6 +908,20 @@ pub(crate) mod tests {
         assert!(close(fast.fractions[0][0], 1.0) && close(fast.objective, 3.0), "{fast:?}");
     }
 
+    /// Three jobs of one template on `gpus` GPUs of one type: 10 steps/s alone, 8 each sharing.
+    pub(crate) fn identical_triple(gpus: u32) -> PackingInput {
+        PackingInput {
+            base: AllocationInput {
+                throughputs: vec![vec![10.0]; 3],
+                scale_factors: vec![1; 3],
+                weights: vec![1.0; 3],
+                capacity: vec![gpus],
+            },
+            templates: vec![0; 3],
+            pair_rates: vec![vec![vec![(8.0, 8.0)]]],
+        }
+    }
+
     /// One GPU; A runs at 10 steps/s alone, B at 4; sharing, they run at `(a, b)`.
     pub(crate) fn one_gpu_pair((a, b): (f64, f64)) -> PackingInput {
         PackingInput {
@@ -975,17 +989,7 @@ pub(crate) mod tests {
         // gets s alone and p with each of the other two. Time: s + 2p <= 1; GPUs: 3s + 3p <= 2.
         // Work 30 s + 3 x 16 p is largest at the vertex s = p = 1/3: 10 + 16 = 26 (the
         // vertices (0, 1/2) and (2/3, 0) give 24 and 20).
-        let triple = PackingInput {
-            base: AllocationInput {
-                throughputs: vec![vec![10.0]; 3],
-                scale_factors: vec![1; 3],
-                weights: vec![1.0; 3],
-                capacity: vec![2],
-            },
-            templates: vec![0; 3],
-            pair_rates: vec![vec![vec![(8.0, 8.0)]]],
-        };
-        let result = max_throughput_packed(&triple, None, Backend::MicroLp).unwrap();
+        let result = max_throughput_packed(&identical_triple(2), None, Backend::MicroLp).unwrap();
         assert!(close(result.objective, 26.0), "{result:?}");
         assert_eq!(result.pairs.len(), 3, "same-class pairs: {result:?}");
     }

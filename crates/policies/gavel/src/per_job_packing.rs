@@ -395,7 +395,7 @@ pub fn finish_time_fairness_packed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::allocation::tests::one_gpu_pair;
+    use crate::allocation::tests::{identical_triple, one_gpu_pair};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6
@@ -455,17 +455,7 @@ mod tests {
         // each gets a third of the GPU (10/3 steps/s). Sharing, each job's pair time q and single
         // time x satisfy 3x + 3q/2 <= 1 (a pair uses the GPU once): x = 0, q = 2/3 gives
         // 16/3 steps/s, so H = 3 s; the three pairs each get 1/3.
-        let input = PackingInput {
-            base: AllocationInput {
-                throughputs: vec![vec![10.0]; 3],
-                scale_factors: vec![1; 3],
-                weights: vec![1.0; 3],
-                capacity: vec![1],
-            },
-            templates: vec![0; 3],
-            pair_rates: vec![vec![vec![(8.0, 8.0)]]],
-        };
-        let result = makespan_packed(&input, &[16.0; 3], Backend::MicroLp).unwrap();
+        let result = makespan_packed(&identical_triple(1), &[16.0; 3], Backend::MicroLp).unwrap();
         assert!(close(result.objective, 3.0), "{result:?}");
         let pairs: Vec<_> = result.pairs.iter().map(|(pair, f)| (*pair, (f[0] * 1e6).round() / 1e6)).collect();
         let third = (1e6_f64 / 3.0).round() / 1e6;
