@@ -3,8 +3,7 @@
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
-use schedlab_core::datadir::data_file;
-use schedlab_core::{ClusterSpec, Time};
+use schedlab_core::{ClusterSpec, DataDir, PolicyEnv, Time};
 use schedlab_experiment::RunOptions;
 use schedlab_experiment::prepare::SpecSource;
 use schedlab_sim::{MeasurementWindow, RunResult, SimConfig};
@@ -234,7 +233,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Check { spec } => {
             let (spec, source) = load_spec(&spec)?;
-            schedlab_experiment::prepare::Setup::new(&spec, schedlab_core::datadir::data_dir().as_deref(), &source)?;
+            schedlab_experiment::prepare::Setup::new(&spec, &schedlab_core::DataDir::locate(), &source)?;
             let runs = schedlab_experiment::plan::expand(&spec).len();
             println!(
                 "{}: ok ({runs} runs: {} policies x {} seeds x {} sweep points)",
@@ -315,7 +314,7 @@ fn data_fetch(only: &str, dest: Option<PathBuf>, sources: Option<PathBuf>) -> Re
 }
 
 fn data_verify(dir: Option<PathBuf>) -> Result<()> {
-    let Some(dir) = dir.or_else(schedlab_core::datadir::data_dir) else {
+    let Some(dir) = dir.or_else(|| schedlab_core::DataDir::locate().root().map(PathBuf::from)) else {
         bail!("no data directory found (looked in {})", schedlab_core::datadir::data_dir_candidates());
     };
     let results = schedlab_data::verify(&schedlab_data::Sources::builtin(), &dir)?;
@@ -376,7 +375,7 @@ fn run_spec(path: &std::path::Path, flags: &RunFlags) -> Result<()> {
         threads: flags.threads,
         force: flags.force,
         quiet: flags.quiet,
-        data_dir: schedlab_core::datadir::data_dir(),
+        data_dir: schedlab_core::DataDir::locate(),
         results_dir: flags.results.clone(),
         source,
         git_revision: git_revision(),
@@ -458,45 +457,44 @@ fn trace_stats(format: TraceFormat, path: &std::path::Path, json: bool) -> Resul
 
 fn list_policies(json: bool) -> Result<()> {
     if json {
-        let entries: Vec<serde_json::Value> = schedlab_zoo::REGISTRY
-            .iter()
+        let entries: Vec<serde_json::Value> = schedlab_zoo::entries()
             .map(|entry| {
                 serde_json::json!({
                     "name": entry.name,
                     "description": entry.description,
                     "oracle": entry.oracle,
-                    "params": entry.params,
+                    "params": entry.params_text(),
                 })
             })
             .collect();
         println!("{}", serde_json::to_string_pretty(&entries)?);
         return Ok(());
     }
-    let width = schedlab_zoo::REGISTRY.iter().map(|entry| entry.name.len()).max().unwrap_or(0);
-    for entry in schedlab_zoo::REGISTRY {
+    let width = schedlab_zoo::entries().map(|entry| entry.name.len()).max().unwrap_or(0);
+    for entry in schedlab_zoo::entries() {
         println!("{:width$}  {}", entry.name, entry.description);
-        if !entry.params.is_empty() {
-            println!("{:width$}    params: {}", "", entry.params);
+        let params = entry.params_text();
+        if !params.is_empty() {
+            println!("{:width$}    params: {}", "", params);
         }
     }
-    println!("\nEvery policy also takes {}.", schedlab_zoo::common_params());
     println!("Write parameters as NAME[key=value,...], e.g. las[quantum=60].");
     Ok(())
 }
 
-fn load_cluster(text: &str, gpus_per_node: u32) -> Result<Arc<ClusterSpec>> {
+fn load_cluster(data: &DataDir, text: &str, gpus_per_node: u32) -> Result<Arc<ClusterSpec>> {
     let (name, option) = text.split_once(':').map_or((text, None), |(name, option)| (name, Some(option)));
     let spec = match name {
         "philly" => {
-            let path = data_file("philly/philly_vc.csv").map_err(anyhow::Error::msg)?;
+            let path = data.file("philly/philly_vc.csv")?;
             build::from_philly_vc(&path, option.unwrap_or("gpu"))?.0
         }
         "pai" => {
-            let path = data_file("alibaba/pai-v2020/pai_machine_spec.csv").map_err(anyhow::Error::msg)?;
+            let path = data.file("alibaba/pai-v2020/pai_machine_spec.csv")?;
             build::from_pai_machine_spec(&path)?.0
         }
         "openb" => {
-            let path = data_file("alibaba/openb-v2023/openb_node_list_gpu_node.csv").map_err(anyhow::Error::msg)?;
+            let path = data.file("alibaba/openb-v2023/openb_node_list_gpu_node.csv")?;
             build::from_openb_nodes(&path)?.0
         }
         _ => CompactCluster::parse(text, gpus_per_node)?.build()?,
@@ -519,15 +517,16 @@ fn parse_window(text: &str) -> Result<MeasurementWindow> {
 }
 
 fn simulate(args: &SimulateArgs) -> Result<()> {
-    let mut policy = schedlab_zoo::build(&args.policy)?;
-    let cluster =
-        load_cluster(&args.cluster, args.gpus_per_node).with_context(|| format!("cluster '{}'", args.cluster))?;
+    let data = DataDir::locate();
+    let mut policy = schedlab_zoo::build(&args.policy, &PolicyEnv::new(data.clone()))?;
+    let cluster = load_cluster(&data, &args.cluster, args.gpus_per_node)
+        .with_context(|| format!("cluster '{}'", args.cluster))?;
     let (perf, templates): (Box<dyn PerfModel>, Vec<JobTemplate>) = match args.perf {
         PerfChoice::Rigid => (Box::new(TraceDuration::uniform()), Vec::new()),
         PerfChoice::Gavel => {
             let path = match &args.throughputs {
                 Some(path) => path.clone(),
-                None => data_file("gavel/simulation_throughputs.json").map_err(anyhow::Error::msg)?,
+                None => data.file("gavel/simulation_throughputs.json")?,
             };
             let (table, _) = ThroughputTable::load(&path)?;
             let templates =

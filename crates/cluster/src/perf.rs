@@ -6,8 +6,8 @@
 use crate::ClusterFileError;
 use schedlab_core::JobSpec;
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::path::Path;
+use std::sync::Arc;
 
 /// Occurs when a perf model has no rate for a job on an allocation.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -192,7 +192,8 @@ pub struct ThroughputSummary {
 
 /// Gavel's measured throughputs (`simulation_throughputs.json`): steps per second of each
 /// `(job type, scale factor)` template on each GPU type, alone and co-located with another.
-#[derive(Clone, Debug)]
+/// The default is the empty table, which knows no template.
+#[derive(Clone, Debug, Default)]
 pub struct ThroughputTable {
     source: String,
     worker_types: Vec<String>,
@@ -360,21 +361,10 @@ impl ThroughputTable {
     }
 
     /// Returns the table at `path` (relative to the data directory unless absolute), loaded
-    /// once per process and path: every run of a sweep and every policy shares it. Policies
+    /// once per environment and path: every run of a sweep and every policy shares it. Policies
     /// use this for their `throughputs=` parameter; errors name the file.
-    pub fn shared(path: &str) -> Result<Arc<ThroughputTable>, String> {
-        static TABLES: OnceLock<Mutex<HashMap<PathBuf, Arc<ThroughputTable>>>> = OnceLock::new();
-        let path =
-            if Path::new(path).is_absolute() { PathBuf::from(path) } else { schedlab_core::datadir::data_file(path)? };
-        let mut tables =
-            TABLES.get_or_init(Default::default).lock().map_err(|_| "throughput table cache poisoned".to_string())?;
-        if let Some(table) = tables.get(&path) {
-            return Ok(table.clone());
-        }
-        let (table, _) = ThroughputTable::load(&path).map_err(|error| error.to_string())?;
-        let table = Arc::new(table);
-        tables.insert(path, table.clone());
-        Ok(table)
+    pub fn shared(env: &schedlab_core::PolicyEnv, path: &str) -> Result<Arc<ThroughputTable>, String> {
+        env.shared(path, |path| ThroughputTable::load(path).map(|(table, _)| table).map_err(|error| error.to_string()))
     }
 
     /// Returns the table with another rule for jobs spread over several GPU types.

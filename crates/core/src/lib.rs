@@ -6,8 +6,10 @@
 //! active jobs as [`JobView`]s, which hold only what a real scheduler could know. The policy
 //! answers with a [`Decision`] of [`Allocation`]s to start and jobs to preempt.
 //!
-//! Time is [`Time`], seconds as `f64` with a total order. This crate does no simulation and
-//! no I/O beyond locating the data directory ([`datadir`]).
+//! Time is [`Time`], seconds as `f64` with a total order. A policy crate registers its
+//! policies as [`PolicyEntry`]s; constructors get a [`PolicyEnv`] (data directory, shared
+//! tables, run seed). This crate does no simulation and no I/O beyond locating the data
+//! directory ([`datadir`]) and loading the files a policy asks its [`PolicyEnv`] for.
 
 #![deny(missing_docs)]
 
@@ -18,14 +20,17 @@ mod ids;
 mod job;
 mod params;
 mod policy;
+mod registry;
 mod time;
 mod view;
 
 pub use allocation::{Allocation, Decision};
 pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, Node};
+pub use datadir::{DataDir, DataError};
 pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
 pub use job::{JobSpec, TraceStatus};
-pub use params::{ParamError, ParamReader, PolicyParams};
+pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
 pub use policy::{Context, Knowledge, Policy, PolicyError, SolverStats};
+pub use registry::{Made, Make, PolicyEntry, PolicyEnv, ready, recipe};
 pub use time::Time;
 pub use view::{JobState, JobView, JobsView, OracleInfo};

@@ -101,7 +101,43 @@ impl From<PolicyParams> for String {
 impl PolicyParams {
     /// Returns a reader that takes typed values and then rejects unknown keys.
     pub fn reader(&self) -> ParamReader<'_> {
-        ParamReader { params: self, used: vec![false; self.args.len()], accepted: Vec::new(), canonical: Vec::new() }
+        ParamReader {
+            params: self,
+            used: vec![false; self.args.len()],
+            accepted: Vec::new(),
+            canonical: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+}
+
+/// One parameter a policy accepts, as its reader declared it: the key and its default
+/// (for a choice, the default first and the others after `|`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamDoc {
+    /// The key.
+    pub key: &'static str,
+    /// The default, as text.
+    pub default: String,
+}
+
+/// What reading a policy's parameters found, without building the policy: its canonical name,
+/// every parameter it accepts, and the data files it will read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamSummary {
+    /// The canonical name (given parameters in the order the policy reads them).
+    pub name: String,
+    /// Every accepted parameter with its default, in reading order.
+    pub params: Vec<ParamDoc>,
+    /// Data files the policy will read (given or default values of file parameters), relative
+    /// to the data directory unless absolute.
+    pub files: Vec<String>,
+}
+
+impl ParamSummary {
+    /// The accepted parameters as `key=default, ...`.
+    pub fn params_text(&self) -> String {
+        self.params.iter().map(|doc| format!("{}={}", doc.key, doc.default)).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -119,13 +155,14 @@ impl PolicyParams {
 pub struct ParamReader<'a> {
     params: &'a PolicyParams,
     used: Vec<bool>,
-    accepted: Vec<&'static str>,
+    accepted: Vec<ParamDoc>,
     canonical: Vec<(String, String)>,
+    files: Vec<String>,
 }
 
 impl ParamReader<'_> {
-    fn raw(&mut self, key: &'static str) -> Option<&str> {
-        self.accepted.push(key);
+    fn raw(&mut self, key: &'static str, default: String) -> Option<&str> {
+        self.accepted.push(ParamDoc { key, default });
         let index = self.params.args.iter().position(|(known, _)| known == key)?;
         self.used[index] = true;
         Some(&self.params.args[index].1)
@@ -141,7 +178,7 @@ impl ParamReader<'_> {
         default: T,
         expected: &str,
     ) -> Result<T, ParamError> {
-        match self.raw(key).map(str::to_string) {
+        match self.raw(key, default.to_string()).map(str::to_string) {
             None => Ok(default),
             Some(text) => {
                 let value = text
@@ -183,7 +220,8 @@ impl ParamReader<'_> {
         default: &'static str,
         choices: &[&'static str],
     ) -> Result<&'static str, ParamError> {
-        match self.raw(key).map(str::to_string) {
+        let listed = std::iter::once(default).chain(choices.iter().copied().filter(|choice| *choice != default));
+        match self.raw(key, listed.collect::<Vec<_>>().join("|")).map(str::to_string) {
             None => Ok(default),
             Some(text) => match choices.iter().find(|choice| **choice == text) {
                 Some(choice) => {
@@ -199,7 +237,7 @@ impl ParamReader<'_> {
 
     /// Reads free text, such as a file path.
     pub fn choice_text(&mut self, key: &'static str, default: &str) -> Result<String, ParamError> {
-        match self.raw(key).map(str::to_string) {
+        match self.raw(key, default.to_string()).map(str::to_string) {
             None => Ok(default.to_string()),
             Some(text) if text.is_empty() => Err(self.error(format!("parameter '{key}': expected a value"))),
             Some(text) => {
@@ -211,7 +249,8 @@ impl ParamReader<'_> {
 
     /// Reads a `:`-separated list of non-negative numbers, e.g. `3250:7200`.
     pub fn f64_list(&mut self, key: &'static str, default: &[f64]) -> Result<Vec<f64>, ParamError> {
-        match self.raw(key).map(str::to_string) {
+        let default_text = default.iter().map(ToString::to_string).collect::<Vec<_>>().join(":");
+        match self.raw(key, default_text).map(str::to_string) {
             None => Ok(default.to_vec()),
             Some(text) => {
                 let values: Result<Vec<f64>, _> = text.split(':').map(|part| part.trim().parse::<f64>()).collect();
@@ -228,15 +267,39 @@ impl ParamReader<'_> {
         }
     }
 
-    /// Fails on any key that was not read; otherwise returns the canonical name, which lists
-    /// the given parameters in the order the policy reads them.
+    /// Reads the path of a data file the policy will read (relative to the data directory
+    /// unless absolute); the value used is recorded in [`ParamSummary::files`], so that the
+    /// file's contents become part of a run's identity.
+    pub fn file(&mut self, key: &'static str, default: &str) -> Result<String, ParamError> {
+        let path = self.choice_text(key, default)?;
+        self.files.push(path.clone());
+        Ok(path)
+    }
+
+    /// Returns the canonical name from what has been read so far: the given parameters in the
+    /// order the policy reads them.
+    pub fn name(&self) -> String {
+        PolicyParams { name: self.params.name.clone(), args: self.canonical.clone() }.to_string()
+    }
+
+    /// Fails on any key that was not read; otherwise returns the canonical name.
     pub fn finish(self) -> Result<String, ParamError> {
+        self.finish_summary().map(|summary| summary.name)
+    }
+
+    /// Fails on any key that was not read; otherwise returns the canonical name, the accepted
+    /// parameters and the data files.
+    pub fn finish_summary(self) -> Result<ParamSummary, ParamError> {
         if let Some(index) = self.used.iter().position(|used| !used) {
             let key = &self.params.args[index].0;
-            let accepted = if self.accepted.is_empty() { "none".to_string() } else { self.accepted.join(", ") };
+            let accepted = if self.accepted.is_empty() {
+                "none".to_string()
+            } else {
+                self.accepted.iter().map(|doc| doc.key).collect::<Vec<_>>().join(", ")
+            };
             return Err(self.error(format!("unknown parameter '{key}'; accepted parameters: {accepted}")));
         }
-        Ok(PolicyParams { name: self.params.name.clone(), args: self.canonical }.to_string())
+        Ok(ParamSummary { name: self.name(), params: self.accepted, files: self.files })
     }
 }
 

@@ -4,7 +4,7 @@ use crate::ExperimentError;
 use crate::plan::{RunPlan, SweepPoint};
 use crate::spec::{ClusterSection, ExperimentSpec, Partition, PerfSection};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
-use schedlab_core::{ClusterSpec, JobId, JobSpec, Node};
+use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
 use schedlab_trace::Transform;
 use schedlab_trace::spec::GeneratorSpec;
 use schedlab_trace::synthetic::JobTemplate;
@@ -12,20 +12,6 @@ use schedlab_trace::workload::Model;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Where each data file comes from, for "missing file" messages.
-const SOURCES: &[(&str, &str)] = &[
-    (
-        "philly/",
-        "Philly traces: petuum/adaptdl (osdi21-artifact, simulator/traces/philly.csv), stanford-futuredata/gavel, S-Lab-System-Group/HeliosArtifact",
-    ),
-    ("gavel/", "stanford-futuredata/gavel @ c4fa400, scheduler/"),
-    ("helios/", "S-Lab-System-Group/HeliosData and DIR-LAB/Gen-Parallel-Workloads"),
-    ("alibaba/", "alibaba/clusterdata (cluster-trace-gpu-v2020, cluster-trace-gpu-v2023)"),
-    ("pollux/", "petuum/adaptdl @ c793c70, simulator/"),
-    ("rltune/", "dshruti20/RLTune, GPU_Traces/"),
-    ("dl2/", "pengyanghua/DL2, config_speed.txt"),
-];
 
 /// The spec's text and where it came from, to point errors at lines.
 #[derive(Clone, Debug, Default)]
@@ -46,36 +32,12 @@ impl SpecSource {
     }
 }
 
-/// Resolves a data file, or explains where it was looked for and where to get it.
-pub fn data_file(data_dir: Option<&Path>, relative: &Path, source: &SpecSource) -> Result<PathBuf, ExperimentError> {
-    if relative.is_absolute() {
-        return if relative.is_file() {
-            Ok(relative.to_path_buf())
-        } else {
-            Err(ExperimentError::Data(format!(
-                "{}: data file '{}' not found",
-                source.locate(&relative.display().to_string()),
-                relative.display()
-            )))
-        };
-    }
-    let text = relative.display().to_string();
-    let origin = SOURCES
-        .iter()
-        .find(|(prefix, _)| text.starts_with(prefix))
-        .map_or("see ../shared/data/README.md", |(_, origin)| origin);
-    match data_dir {
-        Some(dir) if dir.join(relative).is_file() => Ok(dir.join(relative)),
-        Some(dir) => Err(ExperimentError::Data(format!(
-            "{}: data file '{text}' not found in the data directory '{}'; public source: {origin}",
-            source.locate(&text),
-            dir.display()
-        ))),
-        None => Err(ExperimentError::Data(format!(
-            "{}: data file '{text}' needed, but no data directory was found (set SCHEDLAB_DATA, or create ./data or ../shared/data); public source: {origin}",
-            source.locate(&text)
-        ))),
-    }
+/// Resolves a data file, or explains where it was looked for and where to get it, pointing at
+/// the spec line that names it.
+pub fn data_file(data: &DataDir, relative: &Path, source: &SpecSource) -> Result<PathBuf, ExperimentError> {
+    data.file(relative).map_err(|error| {
+        ExperimentError::Data(format!("{}: {}", source.locate(&relative.display().to_string()), error.message))
+    })
 }
 
 /// One VC's share of a per-VC partitioned run.
@@ -114,8 +76,10 @@ pub struct Setup {
     pub partition: Partition,
     /// Data files read, relative name and path, for the manifest's hashes.
     pub data_files: Vec<(String, PathBuf)>,
-    /// The data directory.
-    pub data_dir: Option<PathBuf>,
+    /// Data files each policy reads (by canonical policy name): name as given and path.
+    pub policy_files: BTreeMap<String, Vec<(String, PathBuf)>>,
+    /// What policies are built with: the data directory and the tables they share.
+    pub env: PolicyEnv,
 }
 
 fn compact(
@@ -134,10 +98,10 @@ fn compact(
 
 impl Setup {
     /// Builds the cluster and perf model and checks that the data files exist.
-    pub fn new(spec: &ExperimentSpec, data_dir: Option<&Path>, source: &SpecSource) -> Result<Setup, ExperimentError> {
+    pub fn new(spec: &ExperimentSpec, data: &DataDir, source: &SpecSource) -> Result<Setup, ExperimentError> {
         let mut data_files = Vec::new();
         let mut file = |relative: &Path| -> Result<PathBuf, ExperimentError> {
-            let path = data_file(data_dir, relative, source)?;
+            let path = data_file(data, relative, source)?;
             data_files.push((relative.display().to_string(), path.clone()));
             Ok(path)
         };
@@ -188,13 +152,27 @@ impl Setup {
         if let Some(GeneratorSpec::PhillySampled { distribution, .. }) = &spec.workload.generator {
             file(distribution)?;
         }
+        let mut policy_files = BTreeMap::new();
+        for policy in &spec.policies {
+            let summary = schedlab_zoo::describe(&policy.0).map_err(|error| ExperimentError::Spec {
+                path: source.locate(&policy.0.name),
+                message: error.to_string(),
+            })?;
+            let files = summary
+                .files
+                .iter()
+                .map(|name| Ok((name.clone(), data_file(data, Path::new(name), source)?)))
+                .collect::<Result<Vec<_>, ExperimentError>>()?;
+            policy_files.insert(policy.to_string(), files);
+        }
         Ok(Setup {
             cluster: Arc::new(cluster),
             perf,
             templates,
             partition,
             data_files,
-            data_dir: data_dir.map(Path::to_path_buf),
+            policy_files,
+            env: PolicyEnv::new(data.clone()),
         })
     }
 
@@ -203,7 +181,7 @@ impl Setup {
         let mut workload = spec.workload.clone();
         apply_point(&mut workload, &plan.point, plan.workload_seed);
         let built = workload
-            .build(self.data_dir.as_deref(), &self.templates)
+            .build(self.env.data(), &self.templates)
             .map_err(|error| ExperimentError::Run { key: plan.workload_key.clone(), message: error.to_string() })?;
         let mut report = built.report;
         let (jobs, groups) = match self.partition {

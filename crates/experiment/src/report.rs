@@ -118,6 +118,9 @@ pub struct Manifest {
     pub gpu_types: Vec<String>,
     /// `(data file, sha256)`.
     pub data_files: Vec<(String, String)>,
+    /// `(data file, sha256)` read by each policy that reads files (part of its runs' hashes).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub policy_files: std::collections::BTreeMap<String, Vec<(String, String)>>,
     /// How each workload built in this invocation was made (runs reused from the store built none).
     pub workload_report: Vec<(String, Vec<String>)>,
     /// Wall-clock seconds per run.

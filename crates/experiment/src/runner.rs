@@ -7,11 +7,12 @@ use crate::store::{RunOutcome, Store};
 use crate::{ExperimentError, report};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use schedlab_core::DataDir;
 use schedlab_sim::metrics::summarize;
 use schedlab_sim::{BusyTimeline, JobRecord, RunMetrics, SimConfig};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -25,7 +26,7 @@ pub struct RunOptions {
     /// No progress bar.
     pub quiet: bool,
     /// The data directory.
-    pub data_dir: Option<PathBuf>,
+    pub data_dir: DataDir,
     /// Where `<name>/` goes (usually `results/`).
     pub results_dir: PathBuf,
     /// The spec's text, to point errors at lines.
@@ -56,19 +57,32 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
+/// Returns the SHA-256 of the file at `path`, reading it once per experiment.
+fn file_sha256(known: &mut BTreeMap<PathBuf, String>, path: &Path) -> Result<String, ExperimentError> {
+    if let Some(hash) = known.get(path) {
+        return Ok(hash.clone());
+    }
+    let bytes = std::fs::read(path).map_err(|error| ExperimentError::Data(format!("{}: {error}", path.display())))?;
+    let hash = sha256_hex(&bytes);
+    known.insert(path.to_path_buf(), hash.clone());
+    Ok(hash)
+}
+
 /// Runs every run of `spec` not already stored, then writes the reports.
 pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<ExperimentResult, ExperimentError> {
-    let setup = Setup::new(spec, options.data_dir.as_deref(), &options.source)?;
+    let setup = Setup::new(spec, &options.data_dir, &options.source)?;
     let store = Store::open(&options.results_dir.join(&spec.name))?;
-    let data_hashes: Vec<(String, String)> = setup
-        .data_files
+    let mut file_hashes: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut hash_files = |files: &[(String, PathBuf)]| -> Result<Vec<(String, String)>, ExperimentError> {
+        files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
+    };
+    let data_hashes = hash_files(&setup.data_files)?;
+    // The files a policy reads (its `throughputs=` table, say) are part of its runs' identity.
+    let policy_hashes: BTreeMap<String, Vec<(String, String)>> = setup
+        .policy_files
         .iter()
-        .map(|(name, path)| {
-            std::fs::read(path)
-                .map(|bytes| (name.clone(), sha256_hex(&bytes)))
-                .map_err(|error| ExperimentError::Data(format!("{}: {error}", path.display())))
-        })
-        .collect::<Result<_, _>>()?;
+        .map(|(policy, files)| Ok((policy.clone(), hash_files(files)?)))
+        .collect::<Result<_, ExperimentError>>()?;
     // Results depend on the workload, cluster, perf model and engine settings, the data, the
     // tool version and the run's own key (policy, sweep point, seed); not on which other
     // policies are compared, nor on tables, plots, claims or the description. So adding a
@@ -88,7 +102,15 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
     );
     let spec_hash = sha256_hex(essence.as_bytes());
     let plans = expand(spec);
-    let hash_of = |plan: &RunPlan| sha256_hex(format!("{spec_hash}\n{}", plan.key).as_bytes());
+    let hash_of = |plan: &RunPlan| {
+        let files = &policy_hashes[&plan.policy.to_string()];
+        if files.is_empty() {
+            sha256_hex(format!("{spec_hash}\n{}", plan.key).as_bytes())
+        } else {
+            let files = serde_json::to_string(files).expect("strings serialise");
+            sha256_hex(format!("{spec_hash}\n{}\n{files}", plan.key).as_bytes())
+        }
+    };
 
     let mut outcomes: BTreeMap<String, RunOutcome> = BTreeMap::new();
     let mut todo = Vec::new();
@@ -165,6 +187,7 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
         git_revision: options.git_revision.clone(),
         gpu_types: setup.cluster.gpu_types().to_vec(),
         data_files: data_hashes,
+        policy_files: policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
         workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
         wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
         solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),
@@ -191,7 +214,8 @@ fn run_one(
         fork_overhead: spec.sim.fork_overhead,
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
-    let policy = || schedlab_zoo::build_params(&plan.policy.0).map_err(|error| fail(error.to_string()));
+    let env = setup.env.with_seed(plan.workload_seed);
+    let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
     let mut solver: Option<schedlab_core::SolverStats> = None;
     let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {
         if let Some(stats) = stats {

@@ -54,8 +54,8 @@ fn default_seeds() -> Vec<u64> {
     vec![0]
 }
 
-/// A policy name checked against the zoo while the spec is parsed, so that an unknown policy
-/// or parameter is reported at its line.
+/// A policy name checked against the zoo while the spec is parsed (reading its parameters, not
+/// building it: no file is read), so that an unknown policy or parameter is reported at its line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct PolicyName(pub PolicyParams);
@@ -64,7 +64,7 @@ impl TryFrom<String> for PolicyName {
     type Error = String;
     fn try_from(text: String) -> Result<PolicyName, String> {
         let params: PolicyParams = text.parse().map_err(|error: schedlab_core::ParamError| error.to_string())?;
-        schedlab_zoo::build_params(&params).map_err(|error| error.to_string())?;
+        schedlab_zoo::describe(&params).map_err(|error| error.to_string())?;
         Ok(PolicyName(params))
     }
 }

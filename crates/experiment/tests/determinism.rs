@@ -63,3 +63,44 @@ fn every_policy_sees_the_same_workload_and_seeds_differ() {
     };
     assert_ne!(makespan("fifo", 0), makespan("fifo", 1), "seeds should give different workloads");
 }
+
+#[test]
+fn editing_a_policys_data_file_reruns_only_that_policys_runs() {
+    let dir = temp_dir("policy-files");
+    let table = |v100: f64| {
+        format!(r#"{{"v100": {{"('A', 1)": {{"null": {v100}}}}}, "k80": {{"('A', 1)": {{"null": 1.0}}}}}}"#)
+    };
+    let (perf, policy_table) = (dir.join("perf.json"), dir.join("policy.json"));
+    std::fs::write(&perf, table(10.0)).unwrap();
+    std::fs::write(&policy_table, table(10.0)).unwrap();
+    let spec = format!(
+        "name: files
+workload:
+  generator:
+    gavel-continuous: {{jobs: 20, rate_per_hour: 4}}
+  model:
+    gavel-zoo: {{reference: v100}}
+cluster:
+  compact: {{gpus: {{v100: 2, k80: 2}}, gpus_per_node: 2}}
+perf:
+  throughputs: {{path: {}, reference: v100}}
+policies: [fifo, 'gavel-las[throughputs={}]']
+seeds: [0, 1]
+tables:
+  - {{name: avg_jct, metric: avg_jct_hours, rows: policy, columns: seed}}
+",
+        perf.display(),
+        policy_table.display()
+    );
+    let results = dir.join("results");
+    let first = run(&spec, &results, 1).unwrap();
+    assert_eq!((first.ran, first.reused), (4, 0));
+    let again = run(&spec, &results, 1).unwrap();
+    assert_eq!((again.ran, again.reused), (0, 4));
+    // Only the Gavel policy reads policy.json: its two runs rerun, FIFO's are reused.
+    std::fs::write(&policy_table, table(20.0)).unwrap();
+    let edited = run(&spec, &results, 1).unwrap();
+    assert_eq!((edited.ran, edited.reused), (2, 2));
+    let manifest = std::fs::read_to_string(results.join("files/manifest.json")).unwrap();
+    assert!(manifest.contains("policy_files") && manifest.contains("policy.json"), "{manifest}");
+}

@@ -35,7 +35,8 @@ fn engine(criterion: &mut Criterion) {
     group.sample_size(10);
     for (rate, policy_name) in [(60.0, "fifo"), (60.0, "las"), (80.0, "fifo"), (80.0, "las")] {
         let jobs = workload(rate);
-        let mut policy = schedlab_zoo::build(policy_name).unwrap();
+        let mut policy =
+            schedlab_zoo::build(policy_name, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none())).unwrap();
         let probe = run(cluster.clone(), &jobs, &TraceDuration::uniform(), policy.as_mut(), &config).unwrap();
         eprintln!(
             "{policy_name} at {rate} jobs/h: {} events, {} decisions, utilisation {:.3}, avg JCT {:.1} h, one run {:?}",
@@ -48,7 +49,9 @@ fn engine(criterion: &mut Criterion) {
         group.throughput(Throughput::Elements(probe.metrics.events));
         group.bench_function(format!("{policy_name}_{rate}_per_hour"), |bencher| {
             bencher.iter(|| {
-                let mut policy = schedlab_zoo::build(policy_name).unwrap();
+                let mut policy =
+                    schedlab_zoo::build(policy_name, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none()))
+                        .unwrap();
                 run(cluster.clone(), &jobs, &TraceDuration::uniform(), policy.as_mut(), &config).unwrap()
             })
         });

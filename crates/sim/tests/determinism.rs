@@ -21,9 +21,8 @@ fn every_policy_gives_bit_identical_results_on_repeated_runs() {
     }
     let config = SimConfig { restart_overhead: 10.0, ..SimConfig::default() };
     // Gavel's and Hadar's policies need job types from a throughput table; their crates test them.
-    for entry in schedlab_zoo::REGISTRY
-        .iter()
-        .filter(|entry| !entry.name.starts_with("gavel") && !entry.name.starts_with("hadar"))
+    for entry in
+        schedlab_zoo::entries().filter(|entry| !entry.name.starts_with("gavel") && !entry.name.starts_with("hadar"))
     {
         let first =
             simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config).unwrap();

@@ -6,9 +6,9 @@ use crate::synthetic::{Arrivals, GavelStyle, JobTemplate, PhillySampled};
 use crate::transform::{Transform, apply_all};
 use crate::workload::{BuildSummary, FractionalGpus, Model, build};
 use crate::{Trace, TraceError};
-use schedlab_core::JobSpec;
+use schedlab_core::{DataDir, JobSpec};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A trace file to load; `path` is relative to the data directory unless absolute.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,15 +24,9 @@ pub struct TraceSource {
 }
 
 impl TraceSource {
-    /// Loads the trace, resolving a relative path against `data_dir`.
-    pub fn load(&self, data_dir: Option<&Path>) -> Result<Trace, TraceError> {
-        let path = match data_dir {
-            Some(dir) if self.path.is_relative() => dir.join(&self.path),
-            _ => self.path.clone(),
-        };
-        if !path.is_file() {
-            return Err(TraceError::io(&path, "file not found (relative paths are read from the data directory)"));
-        }
+    /// Loads the trace, resolving a relative path against the data directory.
+    pub fn load(&self, data: &DataDir) -> Result<Trace, TraceError> {
+        let path = data.file(&self.path).map_err(|error| TraceError::io(&self.path, error))?;
         match (self.format, self.philly_raw) {
             (TraceFormat::PhillyRaw, Some(options)) => crate::formats::philly::load_raw(&path, options),
             (_, Some(_)) => Err(TraceError::Config(format!("philly_raw options given for format {}", self.format))),
@@ -126,8 +120,8 @@ pub struct Workload {
 
 impl WorkloadSpec {
     /// Builds the workload. `templates` come from the perf model's throughput table (needed
-    /// for `gavel-zoo`); relative paths resolve against `data_dir`.
-    pub fn build(&self, data_dir: Option<&Path>, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
+    /// for `gavel-zoo`); relative paths resolve against the data directory.
+    pub fn build(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
         let uses_templates = matches!(self.model, Model::GavelZoo { .. });
         if uses_templates && templates.is_empty() {
             return Err(TraceError::Config("model gavel-zoo needs job templates from a throughput table".into()));
@@ -135,7 +129,7 @@ impl WorkloadSpec {
         let generator_templates = if uses_templates { templates.to_vec() } else { Vec::new() };
         match (&self.trace, &self.generator) {
             (Some(source), None) => {
-                let mut trace = source.load(data_dir)?;
+                let mut trace = source.load(data)?;
                 let mut report = vec![summary_line(&trace)];
                 for step in apply_all(&mut trace, &self.transforms)? {
                     report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
@@ -179,7 +173,7 @@ impl WorkloadSpec {
                             philly_raw: None,
                         };
                         let pairs = source
-                            .load(data_dir)?
+                            .load(data)?
                             .jobs
                             .iter()
                             .map(|job| (job.duration.unwrap_or(0.0), job.gpus as u32))

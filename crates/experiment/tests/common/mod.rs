@@ -30,7 +30,7 @@ pub fn run(text: &str, results: &Path, threads: usize) -> Result<ExperimentResul
         threads,
         quiet: true,
         results_dir: results.to_path_buf(),
-        data_dir: schedlab_core::datadir::data_dir_from(&root()),
+        data_dir: schedlab_core::DataDir::locate_from(&root()),
         source: SpecSource { origin: "spec.yaml".into(), text: text.into() },
         ..RunOptions::default()
     };

@@ -2,7 +2,7 @@
 
 use crate::common::cpus_per_gpu;
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, ParamError, Policy, PolicyError, PolicyParams};
+use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError};
 use std::collections::{BTreeMap, VecDeque};
 
 /// Dominant resource fairness (Ghodsi et al., NSDI'11) over GPUs and, where both jobs and
@@ -16,11 +16,10 @@ pub struct Drf {
 }
 
 impl Drf {
-    /// Builds the policy from `drf[placement=...,same_type=...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Drf, ParamError> {
-        let mut reader = params.reader();
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Drf { name: reader.finish()?, placer })
+    /// Reads the policy from its parameters, `drf[placement=...,same_type=...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Drf, ParamError> {
+        let placer = Placer::from_params(reader)?;
+        Ok(Drf { name: reader.name(), placer })
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::common::start_in_order;
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, ParamError, Policy, PolicyError, PolicyParams};
+use schedlab_core::{Context, Decision, ParamError, ParamReader, Policy, PolicyError};
 
 /// First-come first-served, non-preemptive. Jobs start in arrival order; with `backfill` a
 /// later job may start when an earlier one does not fit.
@@ -14,12 +14,11 @@ pub struct Fifo {
 }
 
 impl Fifo {
-    /// Builds the policy from `fifo[backfill=false,placement=consolidated,same_type=true]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Fifo, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `fifo[backfill=false,placement=consolidated,same_type=true]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Fifo, ParamError> {
         let backfill = reader.bool("backfill", false)?;
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Fifo { name: reader.finish()?, placer, backfill })
+        let placer = Placer::from_params(reader)?;
+        Ok(Fifo { name: reader.name(), placer, backfill })
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, ParamError, Policy, PolicyError, PolicyParams};
+use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError};
 
 /// Gandiva-style time slicing (Xiao et al., OSDI'18): when jobs outnumber GPUs, every
 /// `quantum` seconds the jobs that have waited longest since they last ran replace the jobs
@@ -16,12 +16,11 @@ pub struct Gandiva {
 }
 
 impl Gandiva {
-    /// Builds the policy from `gandiva[quantum=60,placement=...,same_type=...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Gandiva, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `gandiva[quantum=60,placement=...,same_type=...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Gandiva, ParamError> {
         let quantum = reader.positive_f64("quantum", 60.0)?;
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Gandiva { name: reader.finish()?, placer, quantum })
+        let placer = Placer::from_params(reader)?;
+        Ok(Gandiva { name: reader.name(), placer, quantum })
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobId, JobView, ParamError, Policy, PolicyError, PolicyParams, Time};
+use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, Time};
 
 /// How service is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +39,12 @@ pub struct Las {
 }
 
 impl Las {
-    /// Builds the policy from `las[quantum=360,service=gpu_time,placement=...,same_type=...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Las, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `las[quantum=360,service=gpu_time,placement=...,same_type=...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Las, ParamError> {
         let quantum = reader.positive_f64("quantum", 360.0)?;
-        let service = read_service(&mut reader)?;
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Las { name: reader.finish()?, placer, quantum, service })
+        let service = read_service(reader)?;
+        let placer = Placer::from_params(reader)?;
+        Ok(Las { name: reader.name(), placer, quantum, service })
     }
 }
 
@@ -110,14 +109,13 @@ pub struct Tiresias {
 }
 
 impl Tiresias {
-    /// Builds the policy from `tiresias[thresholds=3250:7200,starvation=0,service=gpu_time,...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Tiresias, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `tiresias[thresholds=3250:7200,starvation=0,service=gpu_time,...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Tiresias, ParamError> {
         let thresholds = reader.f64_list("thresholds", &[3250.0, 7200.0])?;
         let starvation = reader.f64("starvation", 0.0)?;
-        let service = read_service(&mut reader)?;
-        let placer = Placer::from_params(&mut reader)?;
-        let name = reader.finish()?;
+        let service = read_service(reader)?;
+        let placer = Placer::from_params(reader)?;
+        let name = reader.name();
         if thresholds.windows(2).any(|pair| pair[0] >= pair[1]) {
             return Err(ParamError {
                 policy: name,

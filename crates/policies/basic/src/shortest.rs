@@ -2,7 +2,7 @@
 
 use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, Knowledge, ParamError, Policy, PolicyError, PolicyParams, Time};
+use schedlab_core::{Context, Decision, JobView, Knowledge, ParamError, ParamReader, Policy, PolicyError, Time};
 
 /// What "short" means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,13 +39,12 @@ pub struct Sjf {
 }
 
 impl Sjf {
-    /// Builds the policy from `sjf[backfill=false,by=time,placement=...,same_type=...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Sjf, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `sjf[backfill=false,by=time,placement=...,same_type=...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Sjf, ParamError> {
         let backfill = reader.bool("backfill", false)?;
-        let size = read_size(&mut reader)?;
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Sjf { name: reader.finish()?, placer, backfill, size })
+        let size = read_size(reader)?;
+        let placer = Placer::from_params(reader)?;
+        Ok(Sjf { name: reader.name(), placer, backfill, size })
     }
 }
 
@@ -81,12 +80,11 @@ pub struct Srtf {
 }
 
 impl Srtf {
-    /// Builds the policy from `srtf[by=time,placement=...,same_type=...]`.
-    pub fn from_params(params: &PolicyParams) -> Result<Srtf, ParamError> {
-        let mut reader = params.reader();
-        let size = read_size(&mut reader)?;
-        let placer = Placer::from_params(&mut reader)?;
-        Ok(Srtf { name: reader.finish()?, placer, size })
+    /// Reads the policy from its parameters, `srtf[by=time,placement=...,same_type=...]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<Srtf, ParamError> {
+        let size = read_size(reader)?;
+        let placer = Placer::from_params(reader)?;
+        Ok(Srtf { name: reader.name(), placer, size })
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::common::cpus_per_gpu;
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, ParamError, Policy, PolicyError, PolicyParams};
+use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -22,12 +22,11 @@ pub struct YarnCapacity {
 }
 
 impl YarnCapacity {
-    /// Builds the policy from `yarn-cs[max_share=1,placement=consolidated,same_type=true]`.
-    pub fn from_params(params: &PolicyParams) -> Result<YarnCapacity, ParamError> {
-        let mut reader = params.reader();
+    /// Reads the policy from its parameters, `yarn-cs[max_share=1,placement=consolidated,same_type=true]`.
+    pub fn read(reader: &mut ParamReader<'_>) -> Result<YarnCapacity, ParamError> {
         let max_share = reader.positive_f64("max_share", 1.0)?;
-        let placer = Placer::from_params(&mut reader)?;
-        let name = reader.finish()?;
+        let placer = Placer::from_params(reader)?;
+        let name = reader.name();
         if max_share > 1.0 {
             return Err(ParamError {
                 policy: name,

@@ -9,8 +9,8 @@ use crate::gandiva::gandiva_allocation;
 use crate::per_job_packing::{finish_time_fairness_packed, makespan_packed, max_throughput_packed_slos};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
-    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, Policy, PolicyError,
-    PolicyParams, SolverStats, Time,
+    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Policy,
+    PolicyEnv, PolicyError, PolicyParams, SolverStats, Time,
 };
 use schedlab_solver::{Backend, SolveStats, SolverError};
 use std::collections::{BTreeMap, HashMap};
@@ -201,6 +201,8 @@ pub struct Gavel {
     /// Gavel's quirk: start nothing between rounds (new jobs idle until the next round).
     idle_until_round: bool,
     backend: Backend,
+    /// The throughput table's path (`throughputs=`), relative to the data directory.
+    throughputs: String,
     table: Arc<ThroughputTable>,
     placer: Placer,
     accounts: BTreeMap<Combo, JobAccount>,
@@ -216,8 +218,11 @@ pub struct Gavel {
     solver: SolverStats,
 }
 
+/// A Gavel policy as read from its parameters, before its throughput table is loaded.
+pub struct GavelConfig(Gavel);
+
 impl Gavel {
-    /// Builds one of Gavel's policies from its parameters; `aware` false gives the agnostic twin
+    /// Reads one of Gavel's policies from its parameters; `aware` false gives the agnostic twin
     /// (every usable throughput taken as 1). Parameters every kind takes: `throughputs` (path in
     /// the data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
     /// `min_interval` (seconds between allocation recomputations, 0), `reset_credit` (seconds of
@@ -241,9 +246,10 @@ impl Gavel {
     /// list prices `v100:2.48/p100:1.46/k80:0.45`); total throughput and cost, with or without
     /// space sharing, take `slo_factor` (0: none), which gives each job the deadline arrival +
     /// factor x its isolated duration (oracle knowledge).
-    pub fn from_params(params: &PolicyParams, kind: GavelKind, aware: bool) -> Result<Gavel, ParamError> {
+    ///
+    /// Reading does no I/O: the table is loaded by [`Gavel::new`].
+    pub fn read(reader: &mut ParamReader<'_>, kind: GavelKind, aware: bool) -> Result<GavelConfig, ParamError> {
         use rand::SeedableRng;
-        let mut reader = params.reader();
         let objective = match kind {
             GavelKind::Fifo | GavelKind::FifoPacked => {
                 let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
@@ -270,13 +276,13 @@ impl Gavel {
             GavelKind::Makespan => Objective::Makespan { packed: false },
             GavelKind::MakespanPacked => Objective::Makespan { packed: true },
             GavelKind::MaxThroughput => Objective::MaxThroughput {
-                slo_factor: slo_factor(&mut reader)?,
+                slo_factor: slo_factor(reader)?,
                 costs: None,
                 named_costs: None,
                 packed: false,
             },
             GavelKind::MaxThroughputPacked => Objective::MaxThroughput {
-                slo_factor: slo_factor(&mut reader)?,
+                slo_factor: slo_factor(reader)?,
                 costs: None,
                 named_costs: None,
                 packed: true,
@@ -284,11 +290,11 @@ impl Gavel {
             GavelKind::MinCost | GavelKind::MinCostPacked => {
                 let text = reader.choice_text("costs", DEFAULT_COSTS)?;
                 let named = parse_costs(&text).map_err(|message| ParamError {
-                    policy: params.name.clone(),
+                    policy: reader.name(),
                     message: format!("parameter 'costs': {message}"),
                 })?;
                 Objective::MaxThroughput {
-                    slo_factor: slo_factor(&mut reader)?,
+                    slo_factor: slo_factor(reader)?,
                     costs: None,
                     named_costs: Some(named),
                     packed: kind == GavelKind::MinCostPacked,
@@ -330,18 +336,18 @@ impl Gavel {
         } else {
             reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
         };
-        let throughputs = reader.choice_text("throughputs", "gavel/simulation_throughputs.json")?;
-        let name = reader.finish()?;
-        let error = |message: String| ParamError { policy: name.clone(), message };
+        let throughputs = reader.file("throughputs", "gavel/simulation_throughputs.json")?;
+        let name = reader.name();
         if !backend.is_available() {
-            return Err(error(format!(
-                "parameter 'backend': this build has no {backend} backend; rebuild with `--features {}`",
-                backend.feature().unwrap_or_default()
-            )));
+            return Err(ParamError {
+                policy: name,
+                message: format!(
+                    "parameter 'backend': this build has no {backend} backend; rebuild with `--features {}`",
+                    backend.feature().unwrap_or_default()
+                ),
+            });
         }
-        let table = ThroughputTable::shared(&throughputs)
-            .map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
-        Ok(Gavel {
+        Ok(GavelConfig(Gavel {
             name,
             objective,
             aware,
@@ -354,7 +360,8 @@ impl Gavel {
             type_shuffler,
             idle_until_round,
             backend,
-            table,
+            throughputs,
+            table: Arc::new(ThroughputTable::default()),
             placer: Placer::default(),
             accounts: BTreeMap::new(),
             pair_cache: HashMap::new(),
@@ -364,7 +371,31 @@ impl Gavel {
             last_call: None,
             next_round: None,
             solver: SolverStats::default(),
-        })
+        }))
+    }
+
+    /// Reads and builds the policy written as `params` in one step (for tests and benches; the
+    /// zoo goes through the crate's `POLICIES` entries).
+    pub fn from_params(
+        params: &PolicyParams,
+        kind: GavelKind,
+        aware: bool,
+        env: &PolicyEnv,
+    ) -> Result<Gavel, ParamError> {
+        let mut reader = params.reader();
+        let config = Gavel::read(&mut reader, kind, aware)?;
+        reader.finish()?;
+        Gavel::new(config, env)
+    }
+
+    /// Builds the policy [`Gavel::read`] read, loading its throughput table through `env`.
+    pub fn new(config: GavelConfig, env: &PolicyEnv) -> Result<Gavel, ParamError> {
+        let GavelConfig(mut gavel) = config;
+        gavel.table = ThroughputTable::shared(env, &gavel.throughputs).map_err(|message| ParamError {
+            policy: gavel.name.clone(),
+            message: format!("parameter 'throughputs': {message}"),
+        })?;
+        Ok(gavel)
     }
 
     /// The job's throughput on each GPU type (0 where it cannot run), or an error when the
@@ -896,7 +927,13 @@ mod tests {
         let path = std::env::temp_dir().join(format!("schedlab-gavel-ranked-{}.json", std::process::id()));
         std::fs::write(&path, r#"{"v100": {"('A', 1)": {"null": 10.0}}, "k80": {"('A', 1)": {"null": 1.0}}}"#).unwrap();
         let text = format!("gavel-las[{extra}throughputs={}]", path.display());
-        Gavel::from_params(&text.parse().unwrap(), GavelKind::MaxMinFairness, true).unwrap()
+        Gavel::from_params(
+            &text.parse().unwrap(),
+            GavelKind::MaxMinFairness,
+            true,
+            &PolicyEnv::new(schedlab_core::DataDir::none()),
+        )
+        .unwrap()
     }
 
     fn account(allocation: [f64; 2], usable: [bool; 2], deficit: [f64; 2]) -> JobAccount {

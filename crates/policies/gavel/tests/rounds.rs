@@ -6,6 +6,11 @@ use schedlab_policies_gavel::{Gavel, GavelKind};
 use schedlab_sim::{SimConfig, run};
 use std::sync::Arc;
 
+/// Policies here read throughput files by absolute path: no data directory is needed.
+fn env() -> schedlab_core::PolicyEnv {
+    schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none())
+}
+
 /// A throughput table file with two single-GPU job types on v100 and k80.
 fn table_file(test: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-{test}.json", std::process::id()));
@@ -23,6 +28,7 @@ fn policy(path: &std::path::Path, aware: bool) -> Gavel {
         &format!("{name}[throughputs={}]", path.display()).parse().unwrap(),
         GavelKind::MaxMinFairness,
         aware,
+        &env(),
     )
     .unwrap()
 }
@@ -91,13 +97,14 @@ fn a_missing_throughput_file_is_a_clear_parameter_error() {
         &"gavel-las[throughputs=/no/such/table.json]".parse().unwrap(),
         GavelKind::MaxMinFairness,
         true,
+        &env(),
     )
     .err()
     .expect("should fail")
     .to_string();
     assert!(
         error.starts_with(
-            "policy 'gavel-las[throughputs=/no/such/table.json]': parameter 'throughputs': /no/such/table.json"
+            "policy 'gavel-las[throughputs=/no/such/table.json]': parameter 'throughputs': data file '/no/such/table.json' not found"
         ),
         "{error}"
     );
@@ -119,6 +126,7 @@ fn fifo_puts_each_job_on_its_fastest_free_type_and_moves_it_when_a_faster_one_fr
         &format!("gavel-fifo[throughputs={}]", path.display()).parse().unwrap(),
         GavelKind::Fifo,
         true,
+        &env(),
     )
     .unwrap();
     let config = SimConfig { check_invariants: true, ..SimConfig::default() };
@@ -131,6 +139,7 @@ fn fifo_puts_each_job_on_its_fastest_free_type_and_moves_it_when_a_faster_one_fr
         &format!("gavel-fifo-agnostic[seed=3,throughputs={}]", path.display()).parse().unwrap(),
         GavelKind::Fifo,
         false,
+        &env(),
     )
     .unwrap();
     let result = run(cluster, &jobs, &table, &mut agnostic, &config).unwrap();
@@ -139,7 +148,7 @@ fn fifo_puts_each_job_on_its_fastest_free_type_and_moves_it_when_a_faster_one_fr
 }
 
 fn build(text: &str, kind: GavelKind, aware: bool) -> Gavel {
-    Gavel::from_params(&text.parse().unwrap(), kind, aware).unwrap()
+    Gavel::from_params(&text.parse().unwrap(), kind, aware, &env()).unwrap()
 }
 
 #[test]
@@ -204,7 +213,7 @@ fn cost_needs_a_price_for_every_gpu_type_of_the_cluster() {
         build(&format!("gavel-cost[costs=v100:3,throughputs={}]", path.display()), GavelKind::MinCost, true);
     let error = run(cluster, &jobs, &table, &mut gavel, &SimConfig::default()).unwrap_err().to_string();
     assert!(error.contains("parameter 'costs' has no price for GPU type 'k80' (cluster types: v100, k80)"), "{error}");
-    let error = Gavel::from_params(&"gavel-cost[costs=v100=3]".parse().unwrap(), GavelKind::MinCost, true)
+    let error = Gavel::from_params(&"gavel-cost[costs=v100=3]".parse().unwrap(), GavelKind::MinCost, true, &env())
         .err()
         .unwrap()
         .to_string();
@@ -463,7 +472,7 @@ fn deficit_tie_break_prefers_the_job_that_received_less_than_its_share() {
     let config = SimConfig { check_invariants: true, ..SimConfig::default() };
     let gavel = |tie_break: &str| {
         let text = format!("gavel-las[throughputs={},tie_break={tie_break}]", path.display());
-        Gavel::from_params(&text.parse().unwrap(), GavelKind::MaxMinFairness, true).unwrap()
+        Gavel::from_params(&text.parse().unwrap(), GavelKind::MaxMinFairness, true, &env()).unwrap()
     };
     let by_id = run(cluster.clone(), &jobs, &table, &mut gavel("id"), &config).unwrap();
     assert_eq!(by_id.jobs[0].jct, Some(720.0));

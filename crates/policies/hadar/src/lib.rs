@@ -17,6 +17,24 @@ mod policy;
 mod pricing;
 mod subroutine;
 
-pub use policy::Hadar;
+pub use policy::{Hadar, HadarConfig};
+
+use schedlab_core::{PolicyEntry, recipe};
+
+/// Hadar and HadarE, as the zoo lists them.
+pub const POLICIES: &[PolicyEntry] = &[
+    PolicyEntry {
+        name: "hadar",
+        description: "Hadar: task-level heterogeneity-aware rounds; jobs bought greedily at exponential per-node GPU prices (online primal-dual)",
+        oracle: true,
+        make: |params, env| recipe(params, env, |reader| Hadar::read(reader, false), Hadar::new),
+    },
+    PolicyEntry {
+        name: "hadare",
+        description: "HadarE: Hadar, then idle GPUs get copies of jobs (one per node), progress summed less aggregation",
+        oracle: true,
+        make: |params, env| recipe(params, env, |reader| Hadar::read(reader, true), Hadar::new),
+    },
+];
 pub use pricing::PriceFunction;
 pub use subroutine::{JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};

@@ -4,8 +4,8 @@ use crate::pricing::PriceFunction;
 use crate::subroutine::{JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
-    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, Policy,
-    PolicyError, PolicyParams, Time,
+    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
+    Policy, PolicyEnv, PolicyError, PolicyParams, Time,
 };
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
@@ -16,6 +16,8 @@ use std::sync::Arc;
 /// of the GPUs taken. See the crate README for the algorithm and its parameters.
 pub struct Hadar {
     name: String,
+    /// The throughput table's path (`throughputs=`), relative to the data directory.
+    throughputs: String,
     table: Arc<ThroughputTable>,
     round: f64,
     progress: Progress,
@@ -85,8 +87,11 @@ impl Ord for Offer {
     }
 }
 
+/// A Hadar policy as read from its parameters, before its throughput table is loaded.
+pub struct HadarConfig(Hadar);
+
 impl Hadar {
-    /// Builds Hadar, or HadarE with `forking`, from its parameters: `throughputs` (path in the
+    /// Reads Hadar, or HadarE with `forking`, from its parameters: `throughputs` (path in the
     /// data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
     /// `progress` (`sum` or `bottleneck`: how a job spread over types progresses; match the
     /// experiment's `perf.throughputs.mixed_types`), `task_level` (`true`; `false` gives each
@@ -95,9 +100,10 @@ impl Hadar {
     /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
     /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds). HadarE also
     /// takes `max_copies` (0: as many as there are nodes).
-    pub fn from_params(params: &PolicyParams, forking: bool) -> Result<Hadar, ParamError> {
-        let mut reader = params.reader();
-        let throughputs = reader.choice_text("throughputs", "gavel/simulation_throughputs.json")?;
+    ///
+    /// Reading does no I/O: the table is loaded by [`Hadar::new`].
+    pub fn read(reader: &mut ParamReader<'_>, forking: bool) -> Result<HadarConfig, ParamError> {
+        let throughputs = reader.file("throughputs", "gavel/simulation_throughputs.json")?;
         let round = reader.positive_f64("round", 360.0)?;
         let progress = match reader.choice("progress", "sum", &["sum", "bottleneck"])? {
             "sum" => Progress::Sum,
@@ -109,19 +115,20 @@ impl Hadar {
         let high_factor = reader.positive_f64("high_factor", 1.0)?;
         let idle_until_round = reader.bool("idle_until_round", false)?;
         let max_copies = if forking { reader.f64("max_copies", 0.0)?.max(0.0) as usize } else { 1 };
-        let name = reader.finish()?;
-        let error = |message: String| ParamError { policy: name.clone(), message };
+        let name = reader.name();
         if low_factor > 1.0 {
-            return Err(error(format!(
-                "parameter 'low_factor': {low_factor} would price an idle GPU above the lowest job's utility \
-                 (expected 0 < x <= 1)"
-            )));
+            return Err(ParamError {
+                policy: name,
+                message: format!(
+                    "parameter 'low_factor': {low_factor} would price an idle GPU above the lowest job's utility \
+                     (expected 0 < x <= 1)"
+                ),
+            });
         }
-        let table = ThroughputTable::shared(&throughputs)
-            .map_err(|message| error(format!("parameter 'throughputs': {message}")))?;
-        Ok(Hadar {
+        Ok(HadarConfig(Hadar {
             name,
-            table,
+            throughputs,
+            table: Arc::new(ThroughputTable::default()),
             round,
             progress,
             task_level,
@@ -133,7 +140,26 @@ impl Hadar {
             idle_until_round,
             next_round: None,
             rows: BTreeMap::new(),
-        })
+        }))
+    }
+
+    /// Reads and builds the policy written as `params` in one step (for tests and benches; the
+    /// zoo goes through the crate's `POLICIES` entries).
+    pub fn from_params(params: &PolicyParams, forking: bool, env: &PolicyEnv) -> Result<Hadar, ParamError> {
+        let mut reader = params.reader();
+        let config = Hadar::read(&mut reader, forking)?;
+        reader.finish()?;
+        Hadar::new(config, env)
+    }
+
+    /// Builds the policy [`Hadar::read`] read, loading its throughput table through `env`.
+    pub fn new(config: HadarConfig, env: &PolicyEnv) -> Result<Hadar, ParamError> {
+        let HadarConfig(mut hadar) = config;
+        hadar.table = ThroughputTable::shared(env, &hadar.throughputs).map_err(|message| ParamError {
+            policy: hadar.name.clone(),
+            message: format!("parameter 'throughputs': {message}"),
+        })?;
+        Ok(hadar)
     }
 
     /// Per-worker rates of `job` on each of the cluster's GPU types (0 where it cannot run).

@@ -52,7 +52,7 @@ fn hadar(test: &str, params: &str, forking: bool) -> Hadar {
     let path = table_file(test);
     let text = format!("{name}[throughputs={}{}{params}]", path.display(), if params.is_empty() { "" } else { "," });
     let params: PolicyParams = text.parse().unwrap();
-    Hadar::from_params(&params, forking).unwrap()
+    Hadar::from_params(&params, forking, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none())).unwrap()
 }
 
 /// Records the policy's first decision on the way through.
@@ -194,10 +194,14 @@ fn hadare_never_places_two_copies_of_a_job_on_one_node() {
 #[test]
 fn bad_parameters_are_errors_that_name_the_key() {
     let params: PolicyParams = "hadar[low_factor=2]".parse().unwrap();
-    let error = Hadar::from_params(&params, false).err().unwrap();
+    let error = Hadar::from_params(&params, false, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none()))
+        .err()
+        .unwrap();
     assert!(error.to_string().contains("parameter 'low_factor'"), "{error}");
     let params: PolicyParams = "hadar[progress=async]".parse().unwrap();
-    let error = Hadar::from_params(&params, false).err().unwrap();
+    let error = Hadar::from_params(&params, false, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none()))
+        .err()
+        .unwrap();
     assert!(error.to_string().contains("progress"), "{error}");
 }
 

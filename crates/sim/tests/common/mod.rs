@@ -28,7 +28,8 @@ pub fn simulate_with(
     perf: &dyn PerfModel,
     config: &SimConfig,
 ) -> Result<RunResult, SimError> {
-    let mut policy = schedlab_zoo::build(policy).unwrap();
+    let mut policy =
+        schedlab_zoo::build(policy, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none())).unwrap();
     run(cluster, jobs, perf, policy.as_mut(), config)
 }
 
