@@ -30,7 +30,7 @@ bench:
 
 # Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite.
 new-policy NAME:
-    scripts/new-policy.sh {{NAME}}
+    cargo run --quiet -p schedlab-cli -- new-policy {{NAME}}
 
 # One simulation; pass flags through, e.g. `just simulate -p las --perf gavel`.
 simulate *ARGS:

@@ -1,12 +1,35 @@
-//! The `schedlab` command. Parses flags, then hands over to [`commands`]; prints errors once.
+//! The `schedlab` command. [`flags`] parses the command line; each command has its own module
+//! and is the only place that prints; errors are printed once, with their chain.
 
-mod commands;
+mod data;
+mod flags;
+mod list;
+mod new_policy;
+mod run;
+mod simulate;
+mod trace;
 
 use clap::Parser;
+use flags::{Cli, Command, DataCommand, TraceCommand};
 use std::process::ExitCode;
 
+fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Run(args) => run::run(&args.spec, &args.options),
+        Command::Reproduce { name, options } => run::reproduce(&name, &options),
+        Command::Check { spec } => run::check(&spec),
+        Command::List { what, json } => list::list(what, json),
+        Command::Simulate(args) => simulate::simulate(&args),
+        Command::NewPolicy { name, root } => new_policy::new_policy(&name, &root),
+        Command::Data { command: DataCommand::Fetch { only, dest, sources } } => data::fetch(&only, dest, sources),
+        Command::Data { command: DataCommand::Verify { dir } } => data::verify(dir),
+        Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace::stats(format, &path, json),
+        Command::Trace { command: TraceCommand::Formats } => list::formats(false),
+    }
+}
+
 fn main() -> ExitCode {
-    match commands::run(commands::Cli::parse()) {
+    match dispatch(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");

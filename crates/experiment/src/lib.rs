@@ -1,24 +1,33 @@
 //! Experiments: a YAML spec in, a folder of tables, plots and a verdict on published claims out.
 //!
-//! [`spec::ExperimentSpec`] is the spec. [`plan::expand`] turns it into runs (sweep points x
-//! policies x seeds, each with a stable key and a derived seed). [`runner::run_experiment`]
-//! prepares each workload once, runs the simulations in parallel with rayon, stores each
-//! finished run atomically in `results/<name>/runs/` (so an interrupted sweep resumes), and
-//! [`report`] writes `runs.csv`, tables, plots, `claims.md` and `manifest.json`, sorted by run
-//! key so that the output does not depend on the number of threads.
+//! Parse, resolve, run. [`spec::ExperimentSpec`] is the spec as written (serde, errors at their
+//! line). [`Experiment::resolve`] checks it as a whole and builds what runs share: typed
+//! metrics, axes and report plans ([`resolve`]), the cluster, perf model and policy environment
+//! ([`prepare`]), and the [`resolve::RunInputs`] that runs' hashes are computed from.
+//! [`Experiment::runs`] expands it into runs ([`plan`]: sweep points x policies x seeds, each
+//! with a stable key and a derived seed). [`run_experiment`] prepares each workload once, runs
+//! the simulations in parallel with rayon, stores each finished run atomically in
+//! `results/<name>/runs/` (so an interrupted sweep resumes), reports progress through a
+//! callback, and [`report`] writes `runs.csv`, tables, plots, `claims.md` and `manifest.json`,
+//! sorted by run key so that the output does not depend on the number of threads.
 
 #![deny(missing_docs)]
 
+pub mod axis;
 pub mod claims;
+pub mod metric;
 pub mod plan;
 pub mod plots;
 pub mod prepare;
 pub mod report;
+pub mod resolve;
 pub mod runner;
 pub mod spec;
 pub mod store;
+pub mod values;
 
-pub use runner::{RunOptions, run_experiment};
+pub use resolve::Experiment;
+pub use runner::{Progress, RunOptions, no_progress, run_experiment, run_single};
 pub use spec::ExperimentSpec;
 
 /// Occurs when an experiment cannot be set up or run; messages name the spec, key or file.

@@ -1,6 +1,8 @@
 //! Expanding a spec into runs, each with a stable key and a derived seed.
 
-use crate::spec::{ExperimentSpec, PolicyName};
+use crate::axis::Axis;
+use crate::spec::PolicyName;
+use schedlab_trace::spec::WorkloadSpec;
 
 /// A point of the sweep: one value per axis, in the spec's axis order.
 #[derive(Clone, Debug, PartialEq)]
@@ -8,8 +10,8 @@ pub struct SweepPoint(pub Vec<(String, f64)>);
 
 impl SweepPoint {
     /// Returns the value of an axis at this point.
-    pub fn get(&self, axis: &str) -> Option<f64> {
-        self.0.iter().find(|(name, _)| name == axis).map(|(_, value)| *value)
+    pub fn get(&self, axis: Axis) -> Option<f64> {
+        self.0.iter().find(|(name, _)| name == axis.name()).map(|(_, value)| *value)
     }
 
     /// Returns `axis=value;...` for keys and file names.
@@ -50,16 +52,15 @@ pub fn stable_hash(parts: &[&str]) -> u64 {
 }
 
 /// Returns every sweep point: the cartesian product of the axes (one empty point if none).
-pub fn sweep_points(spec: &ExperimentSpec) -> Vec<SweepPoint> {
+pub fn sweep_points(axes: &[(Axis, Vec<f64>)]) -> Vec<SweepPoint> {
     let mut points = vec![SweepPoint(Vec::new())];
-    for (axis, values) in spec.axes() {
+    for (axis, values) in axes {
         points = points
             .into_iter()
             .flat_map(|point| {
-                let axis = axis.clone();
                 values.iter().map(move |value| {
                     let mut next = point.0.clone();
-                    next.push((axis.clone(), *value));
+                    next.push((axis.name().to_string(), *value));
                     SweepPoint(next)
                 })
             })
@@ -68,16 +69,23 @@ pub fn sweep_points(spec: &ExperimentSpec) -> Vec<SweepPoint> {
     points
 }
 
-/// Expands a spec into runs, sorted by key.
-pub fn expand(spec: &ExperimentSpec) -> Vec<RunPlan> {
-    let workload_text = serde_json::to_string(&spec.workload).expect("specs serialise");
+/// Expands an experiment into runs (sweep points x seeds x policies), sorted by key. Workload
+/// seeds derive from the experiment's name, its workload and the point and seed.
+pub fn expand(
+    name: &str,
+    workload: &WorkloadSpec,
+    axes: &[(Axis, Vec<f64>)],
+    seeds: &[u64],
+    policies: &[PolicyName],
+) -> Vec<RunPlan> {
+    let workload_text = serde_json::to_string(workload).expect("specs serialise");
     let mut runs = Vec::new();
-    for point in sweep_points(spec) {
-        for &seed in &spec.seeds {
+    for point in sweep_points(axes) {
+        for &seed in seeds {
             let workload_key =
                 format!("{}seed={seed}", if point.0.is_empty() { String::new() } else { point.label() + ";" });
-            let workload_seed = stable_hash(&[&spec.name, &workload_text, &workload_key]);
-            for policy in &spec.policies {
+            let workload_seed = stable_hash(&[name, &workload_text, &workload_key]);
+            for policy in policies {
                 let key = format!("policy={policy};{workload_key}");
                 runs.push(RunPlan {
                     key,

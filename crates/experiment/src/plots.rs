@@ -1,10 +1,12 @@
 //! Plots as SVG and PNG with plotters, using an embedded font so no system font is needed.
 
 use crate::ExperimentError;
+use crate::axis::Parameter;
 use crate::plan::sweep_points;
-use crate::report::{outcome_metric, parameter};
-use crate::spec::{ExperimentSpec, PlotSpec};
+use crate::resolve::Experiment;
+use crate::spec::PlotSpec;
 use crate::store::{RunOutcome, Store};
+use crate::values::{outcome_metric, parameter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::sync::Once;
@@ -96,35 +98,37 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
 }
 
 /// Outcomes at the first sweep point and first seed, in spec policy order.
-fn first_point_runs<'a>(spec: &ExperimentSpec, outcomes: &'a [RunOutcome]) -> Vec<&'a RunOutcome> {
-    let point = sweep_points(spec).remove(0);
-    spec.policies
+fn first_point_runs<'a>(experiment: &Experiment, outcomes: &'a [RunOutcome]) -> Vec<&'a RunOutcome> {
+    let point = sweep_points(&experiment.axes).remove(0);
+    experiment
+        .policies
         .iter()
         .filter_map(|policy| {
             outcomes.iter().find(|outcome| {
-                outcome.policy == policy.to_string() && outcome.seed == spec.seeds[0] && outcome.point == point.0
+                outcome.policy == policy.to_string() && outcome.seed == experiment.seeds[0] && outcome.point == point.0
             })
         })
         .collect()
 }
 
-fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
-    let point_label = sweep_points(spec).remove(0).label();
-    let at = if point_label.is_empty() {
-        format!("seed {}", spec.seeds[0])
-    } else {
-        format!("{point_label}, seed {}", spec.seeds[0])
-    };
-    spec.plots
+fn charts(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Chart> {
+    let point_label = sweep_points(&experiment.axes).remove(0).label();
+    let first_seed = experiment.seeds[0];
+    let at =
+        if point_label.is_empty() { format!("seed {first_seed}") } else { format!("{point_label}, seed {first_seed}") };
+    let name = experiment.name();
+    experiment
+        .report
+        .plots
         .iter()
         .map(|plot| match plot {
             PlotSpec::JctCdf => Chart {
                 name: "jct_cdf".into(),
-                title: format!("{}: JCT CDF ({at})", spec.name),
+                title: format!("{name}: JCT CDF ({at})"),
                 x_label: "job completion time (hours, log scale)".into(),
                 y_label: "fraction of jobs".into(),
                 log_x: true,
-                series: first_point_runs(spec, outcomes)
+                series: first_point_runs(experiment, outcomes)
                     .into_iter()
                     .map(|outcome| {
                         // At most ~1000 points per line: every job's rank for small runs, evenly
@@ -142,11 +146,11 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
             },
             PlotSpec::BusyGpus => Chart {
                 name: "busy_gpus".into(),
-                title: format!("{}: busy GPUs ({at})", spec.name),
+                title: format!("{name}: busy GPUs ({at})"),
                 x_label: "time (hours)".into(),
                 y_label: "busy GPUs".into(),
                 log_x: false,
-                series: first_point_runs(spec, outcomes)
+                series: first_point_runs(experiment, outcomes)
                     .into_iter()
                     .map(|outcome| {
                         (
@@ -156,16 +160,15 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
                     })
                     .collect(),
             },
-            PlotSpec::MetricVsAxis { metric: name, axis } => {
-                let axes = spec.axes();
-                let values =
-                    axes.iter().find(|(known, _)| known == axis).map(|(_, values)| values.clone()).unwrap_or_default();
-                let others: Vec<(String, String)> = axes
+            PlotSpec::MetricVsAxis { metric, axis } => {
+                let values = experiment.axis_values(*axis);
+                let others: Vec<(Parameter, String)> = experiment
+                    .axes
                     .iter()
                     .filter(|(known, _)| known != axis)
-                    .map(|(known, values)| (known.clone(), values[0].to_string()))
+                    .map(|(known, values)| (Parameter::Axis(*known), values[0].to_string()))
                     .collect();
-                let series = spec
+                let series = experiment
                     .policies
                     .iter()
                     .map(|policy| {
@@ -176,10 +179,10 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
                                     .iter()
                                     .filter(|outcome| {
                                         outcome.policy == policy.to_string()
-                                            && parameter(outcome, axis) == value.to_string()
-                                            && others.iter().all(|(other, fixed)| parameter(outcome, other) == *fixed)
+                                            && parameter(outcome, Parameter::Axis(*axis)) == value.to_string()
+                                            && others.iter().all(|(other, fixed)| parameter(outcome, *other) == *fixed)
                                     })
-                                    .map(|outcome| outcome_metric(spec, outcomes, outcome, name))
+                                    .map(|outcome| outcome_metric(experiment, outcomes, outcome, *metric))
                                     .filter(|value| value.is_finite())
                                     .collect();
                                 (!matching.is_empty())
@@ -190,10 +193,10 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
                     })
                     .collect();
                 Chart {
-                    name: format!("{name}_vs_{axis}"),
-                    title: format!("{}: {name} vs {axis}", spec.name),
-                    x_label: axis.clone(),
-                    y_label: name.clone(),
+                    name: format!("{metric}_vs_{axis}"),
+                    title: format!("{name}: {metric} vs {axis}"),
+                    x_label: axis.to_string(),
+                    y_label: metric.to_string(),
                     log_x: false,
                     series,
                 }
@@ -204,10 +207,10 @@ fn charts(spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Vec<Chart> {
 
 /// Renders every plot of the spec into the store as `<name>.svg` and `<name>.png`; returns the
 /// file names written.
-pub fn render(store: &Store, spec: &ExperimentSpec, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
+pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
     register_font();
     let mut files = Vec::new();
-    for chart in charts(spec, outcomes) {
+    for chart in charts(experiment, outcomes) {
         let plot_error = |message: String| ExperimentError::Io { path: format!("{}.svg/.png", chart.name), message };
         let mut svg = String::new();
         {

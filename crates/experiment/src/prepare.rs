@@ -1,12 +1,13 @@
 //! Everything a run needs that does not depend on the policy: cluster, perf model, workload.
 
 use crate::ExperimentError;
+use crate::axis::Axis;
 use crate::plan::{RunPlan, SweepPoint};
 use crate::spec::{ClusterSection, ExperimentSpec, Partition, PerfSection};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
 use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
 use schedlab_trace::Transform;
-use schedlab_trace::spec::GeneratorSpec;
+use schedlab_trace::spec::{GeneratorSpec, WorkloadSpec};
 use schedlab_trace::synthetic::JobTemplate;
 use schedlab_trace::workload::Model;
 use std::collections::BTreeMap;
@@ -177,8 +178,8 @@ impl Setup {
     }
 
     /// Builds the workload of one sweep point and seed.
-    pub fn workload(&self, spec: &ExperimentSpec, plan: &RunPlan) -> Result<PreparedWorkload, ExperimentError> {
-        let mut workload = spec.workload.clone();
+    pub fn workload(&self, workload: &WorkloadSpec, plan: &RunPlan) -> Result<PreparedWorkload, ExperimentError> {
+        let mut workload = workload.clone();
         apply_point(&mut workload, &plan.point, plan.workload_seed);
         let built = workload
             .build(self.env.data(), &self.templates)
@@ -197,26 +198,26 @@ impl Setup {
 }
 
 /// Sets a point's axis values and the derived seed into a workload spec.
-fn apply_point(workload: &mut schedlab_trace::spec::WorkloadSpec, point: &SweepPoint, seed: u64) {
+fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
     if let Some(generator) = &mut workload.generator {
         match generator {
             GeneratorSpec::GavelContinuous { jobs, rate_per_hour, seed: generator_seed, .. } => {
-                *rate_per_hour = point.get("rate_per_hour").unwrap_or(*rate_per_hour);
-                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *rate_per_hour = point.get(Axis::RatePerHour).unwrap_or(*rate_per_hour);
+                *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
                 *generator_seed = seed;
             }
             GeneratorSpec::GavelStatic { jobs, seed: generator_seed, .. } => {
-                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
                 *generator_seed = seed;
             }
             GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed: generator_seed, .. } => {
-                *rate_per_hour = point.get("rate_per_hour").unwrap_or(*rate_per_hour);
-                *jobs = point.get("jobs").map_or(*jobs, |value| value as usize);
+                *rate_per_hour = point.get(Axis::RatePerHour).unwrap_or(*rate_per_hour);
+                *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
                 *generator_seed = seed;
             }
         }
     }
-    if let Some(factor) = point.get("scale_rate") {
+    if let Some(factor) = point.get(Axis::ScaleRate) {
         workload.transforms.push(Transform::ScaleRate(factor));
     }
     match &mut workload.model {

@@ -1,19 +1,18 @@
 //! The parallel sweep runner.
 
-use crate::plan::{RunPlan, expand};
-use crate::prepare::{PreparedWorkload, Setup, SpecSource};
-use crate::spec::ExperimentSpec;
+use crate::axis::Axis;
+use crate::plan::RunPlan;
+use crate::prepare::PreparedWorkload;
+use crate::resolve::Experiment;
 use crate::store::{RunOutcome, Store};
 use crate::{ExperimentError, report};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use schedlab_core::DataDir;
 use schedlab_sim::metrics::summarize;
 use schedlab_sim::{BusyTimeline, JobRecord, RunMetrics, SimConfig};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// How to run an experiment.
@@ -23,17 +22,35 @@ pub struct RunOptions {
     pub threads: usize,
     /// Rerun runs already in the store.
     pub force: bool,
-    /// No progress bar.
-    pub quiet: bool,
-    /// The data directory.
-    pub data_dir: DataDir,
     /// Where `<name>/` goes (usually `results/`).
     pub results_dir: PathBuf,
-    /// The spec's text, to point errors at lines.
-    pub source: SpecSource,
     /// The git revision, for the manifest.
     pub git_revision: Option<String>,
 }
+
+/// What the runner reports while it works; the binary renders it (the library never prints).
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// About to run `to_run` runs; `reused` were found in the store.
+    Started {
+        /// Runs to compute now.
+        to_run: usize,
+        /// Runs reused from the store.
+        reused: usize,
+    },
+    /// One run finished and is stored.
+    Finished {
+        /// Runs finished so far in this invocation.
+        done: usize,
+        /// The run's key.
+        key: &'a str,
+        /// Its wall-clock seconds.
+        wall_time_s: f64,
+    },
+}
+
+/// A progress callback that ignores everything.
+pub fn no_progress(_: Progress<'_>) {}
 
 /// What an experiment produced.
 #[derive(Clone, Debug)]
@@ -50,6 +67,8 @@ pub struct ExperimentResult {
     pub reused: usize,
     /// Files written, relative to `dir`.
     pub files: Vec<String>,
+    /// Each table's name and Markdown.
+    pub tables: Vec<(String, String)>,
 }
 
 /// Hex SHA-256 of bytes.
@@ -68,10 +87,15 @@ fn file_sha256(known: &mut BTreeMap<PathBuf, String>, path: &Path) -> Result<Str
     Ok(hash)
 }
 
-/// Runs every run of `spec` not already stored, then writes the reports.
-pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<ExperimentResult, ExperimentError> {
-    let setup = Setup::new(spec, &options.data_dir, &options.source)?;
-    let store = Store::open(&options.results_dir.join(&spec.name))?;
+/// Runs every run of the experiment not already stored (calling `progress` as runs finish, from
+/// worker threads), then writes the reports.
+pub fn run_experiment(
+    experiment: &Experiment,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<ExperimentResult, ExperimentError> {
+    let setup = &experiment.setup;
+    let store = Store::open(&options.results_dir.join(experiment.name()))?;
     let mut file_hashes: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut hash_files = |files: &[(String, PathBuf)]| -> Result<Vec<(String, String)>, ExperimentError> {
         files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
@@ -83,25 +107,18 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
         .iter()
         .map(|(policy, files)| Ok((policy.clone(), hash_files(files)?)))
         .collect::<Result<_, ExperimentError>>()?;
-    // Results depend on the workload, cluster, perf model and engine settings, the data, the
-    // tool version and the run's own key (policy, sweep point, seed); not on which other
-    // policies are compared, nor on tables, plots, claims or the description. So adding a
-    // policy to a spec reruns only that policy's runs.
-    let mut essence = spec.clone();
-    essence.policies.clear();
-    essence.description.clear();
-    essence.tables.clear();
-    essence.plots.clear();
-    essence.claims.clear();
-    essence.fairness_reference = None;
+    // Results depend on the run inputs (workload, cluster, perf model, engine settings), the
+    // data, the tool version, the run's own key (policy, sweep point, seed) and the files its
+    // policy reads; not on which other policies or seeds are compared, nor on anything that only
+    // shapes reports. So adding a policy to a spec runs only that policy's runs.
     let essence = format!(
         "{}\n{}\n{}",
         env!("CARGO_PKG_VERSION"),
-        serde_json::to_string(&essence).expect("specs serialise"),
+        serde_json::to_string(&experiment.inputs).expect("specs serialise"),
         serde_json::to_string(&data_hashes).expect("strings serialise")
     );
     let spec_hash = sha256_hex(essence.as_bytes());
-    let plans = expand(spec);
+    let plans = experiment.runs();
     let hash_of = |plan: &RunPlan| {
         let files = &policy_hashes[&plan.policy.to_string()];
         if files.is_empty() {
@@ -136,34 +153,26 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
     let workloads: BTreeMap<String, PreparedWorkload> = pool.install(|| {
         workload_plans
             .par_iter()
-            .map(|(key, plan)| setup.workload(spec, plan).map(|workload| (key.to_string(), workload)))
+            .map(|(key, plan)| {
+                setup.workload(&experiment.inputs.workload, plan).map(|workload| (key.to_string(), workload))
+            })
             .collect::<Result<_, _>>()
     })?;
 
-    let progress =
-        if options.quiet || todo.is_empty() { ProgressBar::hidden() } else { ProgressBar::new(todo.len() as u64) };
-    progress.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} elapsed, ETA {eta}  {msg}")
-            .expect("valid template"),
-    );
-    let slowest = Mutex::new((0.0f64, String::new()));
+    progress(Progress::Started { to_run: todo.len(), reused });
+    let done = AtomicUsize::new(0);
     let results: Vec<Result<RunOutcome, ExperimentError>> = pool.install(|| {
         todo.par_iter()
             .map(|plan| {
                 let workload = &workloads[&plan.workload_key];
-                let outcome = run_one(spec, &setup, workload, plan, hash_of(plan))?;
+                let outcome = run_one(experiment, workload, plan, hash_of(plan), false)?;
                 store.save(&outcome)?;
-                let mut slowest = slowest.lock().expect("no panics while holding the lock");
-                if outcome.wall_time_s > slowest.0 {
-                    *slowest = (outcome.wall_time_s, outcome.key.clone());
-                    progress.set_message(format!("slowest: {} ({:.1} s)", slowest.1, slowest.0));
-                }
-                progress.inc(1);
+                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
+                progress(Progress::Finished { done, key: &outcome.key, wall_time_s: outcome.wall_time_s });
                 Ok(outcome)
             })
             .collect()
     });
-    progress.finish_and_clear();
     let mut first_error = None;
     let ran = results.len();
     for result in results {
@@ -181,7 +190,7 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
     }
     let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
     let manifest = report::Manifest {
-        experiment: spec.name.clone(),
+        experiment: experiment.name().to_string(),
         spec_hash,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         git_revision: options.git_revision.clone(),
@@ -192,26 +201,46 @@ pub fn run_experiment(spec: &ExperimentSpec, options: &RunOptions) -> Result<Exp
         wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
         solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),
     };
-    let (claims, files) = report::write_all(&store, spec, &outcomes, &manifest)?;
-    Ok(ExperimentResult { outcomes, claims, dir: store.dir().to_path_buf(), ran, reused, files })
+    let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
+    Ok(ExperimentResult {
+        outcomes,
+        claims: written.claims,
+        dir: store.dir().to_path_buf(),
+        ran,
+        reused,
+        files: written.files,
+        tables: written.tables,
+    })
+}
+
+/// Runs one run of the experiment in memory, without the store or reports (what `schedlab
+/// simulate` does), optionally with every engine invariant checked at every decision.
+pub fn run_single(
+    experiment: &Experiment,
+    plan: &RunPlan,
+    check_invariants: bool,
+) -> Result<RunOutcome, ExperimentError> {
+    let workload = experiment.setup.workload(&experiment.inputs.workload, plan)?;
+    run_one(experiment, &workload, plan, String::new(), check_invariants)
 }
 
 /// Runs one simulation (per VC when partitioned) and summarises it.
 fn run_one(
-    spec: &ExperimentSpec,
-    setup: &Setup,
+    experiment: &Experiment,
     workload: &PreparedWorkload,
     plan: &RunPlan,
     content_hash: String,
+    check_invariants: bool,
 ) -> Result<RunOutcome, ExperimentError> {
     let started = Instant::now();
+    let (setup, sim) = (&experiment.setup, &experiment.inputs.sim);
     let config = SimConfig {
-        restart_overhead: plan.point.get("restart_overhead").unwrap_or(spec.sim.restart_overhead),
-        overhead_on_first_start: spec.sim.overhead_on_first_start,
-        window: spec.sim.window,
-        max_time: spec.sim.max_time.map(schedlab_core::Time::from_secs),
-        check_invariants: false,
-        fork_overhead: spec.sim.fork_overhead,
+        restart_overhead: plan.point.get(Axis::RestartOverhead).unwrap_or(sim.restart_overhead),
+        overhead_on_first_start: sim.overhead_on_first_start,
+        window: sim.window,
+        max_time: sim.max_time.map(schedlab_core::Time::from_secs),
+        check_invariants,
+        fork_overhead: sim.fork_overhead,
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let env = setup.env.with_seed(plan.workload_seed);

@@ -1,13 +1,17 @@
-//! The YAML experiment spec: what to run and what to report.
+//! The YAML experiment spec as written: what to run and what to report. This is the raw form
+//! serde reads (with line numbers in its errors); [`crate::resolve`] checks it as a whole and
+//! turns it into an [`crate::Experiment`].
 
 use crate::ExperimentError;
+use crate::axis::Axis;
+use crate::metric::Metric;
 use schedlab_cluster::{MixedTypes, NodeEntry};
 use schedlab_core::PolicyParams;
 use schedlab_sim::MeasurementWindow;
 use schedlab_trace::spec::WorkloadSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A whole experiment, as read from `experiments/NAME.yaml`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,20 +85,10 @@ impl std::fmt::Display for PolicyName {
     }
 }
 
-/// Sweep axes. Only these keys take lists: the rest of the spec stays strictly typed, so a list
-/// where a number belongs is an error at its line rather than a silent axis.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Sweep {
-    /// Arrival rates (jobs per hour) for a generator workload.
-    pub rate_per_hour: Option<Vec<f64>>,
-    /// Numbers of jobs for a generator workload.
-    pub jobs: Option<Vec<usize>>,
-    /// Factors applied to a trace's arrival rate (a `scale_rate` transform after the others).
-    pub scale_rate: Option<Vec<f64>>,
-    /// Restart overheads in seconds.
-    pub restart_overhead: Option<Vec<f64>>,
-}
+/// Sweep axes ([`Axis`]) with their values. Only these keys take lists: the rest of the spec
+/// stays strictly typed, so a list where a number belongs is an error at its line rather than
+/// a silent axis.
+pub type Sweep = BTreeMap<Axis, Vec<f64>>;
 
 /// The cluster: exactly one of the forms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -224,29 +218,18 @@ impl Default for SimSection {
 pub struct TableSpec {
     /// File name stem.
     pub name: String,
-    /// One metric (see [`crate::report::METRICS`]).
+    /// One metric.
     #[serde(default)]
-    pub metric: Option<String>,
+    pub metric: Option<Metric>,
     /// Several metrics, one column each (then `columns` is not used).
     #[serde(default)]
-    pub metrics: Option<Vec<String>>,
+    pub metrics: Option<Vec<Metric>>,
     /// Parameter for rows: `policy`, `seed` or a sweep axis.
     #[serde(default = "default_rows")]
     pub rows: String,
     /// Parameter for columns.
     #[serde(default = "default_columns")]
     pub columns: String,
-}
-
-impl TableSpec {
-    /// Returns the metrics the table shows.
-    pub fn metric_names(&self) -> Vec<String> {
-        match (&self.metric, &self.metrics) {
-            (Some(metric), _) => vec![metric.clone()],
-            (None, Some(metrics)) => metrics.clone(),
-            (None, None) => Vec::new(),
-        }
-    }
 }
 
 fn default_rows() -> String {
@@ -266,9 +249,9 @@ pub enum PlotSpec {
     /// A metric against a sweep axis, one line per policy.
     MetricVsAxis {
         /// The metric.
-        metric: String,
+        metric: Metric,
         /// The sweep axis on the x axis.
-        axis: String,
+        axis: Axis,
     },
     /// Busy GPUs over time, one line per policy (first seed, first sweep point).
     BusyGpus,
@@ -283,7 +266,7 @@ pub struct ClaimSpec {
     /// The claim in words.
     pub text: String,
     /// The metric.
-    pub metric: String,
+    pub metric: Metric,
     /// The policy whose value is the claim (exclusive with `ratio`).
     #[serde(default)]
     pub policy: Option<String>,
@@ -292,7 +275,7 @@ pub struct ClaimSpec {
     pub ratio: Option<[String; 2]>,
     /// Sweep point, e.g. `{rate_per_hour: 5.2}`; empty for the first point.
     #[serde(default)]
-    pub at: BTreeMap<String, f64>,
+    pub at: BTreeMap<Axis, f64>,
     /// The published value.
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
@@ -300,136 +283,11 @@ pub struct ClaimSpec {
 }
 
 impl ExperimentSpec {
-    /// Parses a spec from YAML text; `origin` names it in errors.
+    /// Parses a spec from YAML text; `origin` names it in errors. Only what serde checks is
+    /// checked here (keys, types, policy names and parameters, metric and axis names, each at
+    /// its line); [`crate::Experiment::resolve`] does the rest.
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
-        let spec: ExperimentSpec = serde_saphyr::from_str(text)
-            .map_err(|error| ExperimentError::Spec { path: origin.to_string(), message: error.to_string() })?;
-        spec.check(origin)?;
-        Ok(spec)
-    }
-
-    /// Reads and parses a spec file.
-    pub fn load(path: &Path) -> Result<ExperimentSpec, ExperimentError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ExperimentError::Spec {
-            path: path.display().to_string(),
-            message: format!("cannot read the spec: {error}"),
-        })?;
-        ExperimentSpec::parse(&text, &path.display().to_string())
-    }
-
-    /// Checks what serde cannot: policy names, metric and axis names, claim shapes.
-    fn check(&self, origin: &str) -> Result<(), ExperimentError> {
-        let fail = |message: String| Err(ExperimentError::Spec { path: origin.to_string(), message });
-        if self.policies.is_empty() {
-            return fail("policies: give at least one policy".into());
-        }
-        if self.seeds.is_empty() {
-            return fail("seeds: give at least one seed".into());
-        }
-        let parameters = self.parameters();
-        for table in &self.tables {
-            if table.metric.is_some() == table.metrics.is_some() {
-                return fail(format!("table '{}': give exactly one of metric and metrics", table.name));
-            }
-            for metric in table.metric_names() {
-                crate::report::check_metric(&metric)
-                    .or_else(|message| fail(format!("table '{}': {message}", table.name)))?;
-            }
-            for axis in [&table.rows, &table.columns] {
-                if !parameters.contains(&axis.as_str()) {
-                    return fail(format!(
-                        "table '{}': unknown parameter '{axis}'; expected one of {}",
-                        table.name,
-                        parameters.join(", ")
-                    ));
-                }
-            }
-        }
-        for plot in &self.plots {
-            if let PlotSpec::MetricVsAxis { metric, axis } = plot {
-                crate::report::check_metric(metric).or_else(|message| fail(format!("plot: {message}")))?;
-                if !self.axes().iter().any(|(name, _)| name == axis) {
-                    return fail(format!("plot: '{axis}' is not a sweep axis of this spec"));
-                }
-            }
-        }
-        for claim in &self.claims {
-            crate::report::check_metric(&claim.metric)
-                .or_else(|message| fail(format!("claim '{}': {message}", claim.text)))?;
-            let named: Vec<&String> = match (&claim.policy, &claim.ratio) {
-                (Some(policy), None) => vec![policy],
-                (None, Some([a, b])) => vec![a, b],
-                _ => return fail(format!("claim '{}': give exactly one of policy and ratio", claim.text)),
-            };
-            for name in named {
-                if !self.policies.iter().any(|policy| policy.to_string() == *name) {
-                    return fail(format!("claim '{}': policy '{name}' is not in policies", claim.text));
-                }
-            }
-            for key in claim.at.keys() {
-                if !self.axes().iter().any(|(name, _)| name == key) {
-                    return fail(format!("claim '{}': 'at' names '{key}', which is not a sweep axis", claim.text));
-                }
-            }
-        }
-        if let Some(reference) = &self.fairness_reference
-            && !self.policies.contains(reference)
-        {
-            return fail(format!("fairness_reference: '{reference}' is not in policies"));
-        }
-        let uses_rho =
-            self.tables.iter().any(|table| table.metric_names().iter().any(|name| name == crate::report::FTF_RHO))
-                || self.plots.iter().any(
-                    |plot| matches!(plot, PlotSpec::MetricVsAxis { metric, .. } if metric == crate::report::FTF_RHO),
-                )
-                || self.claims.iter().any(|claim| claim.metric == crate::report::FTF_RHO);
-        if uses_rho && self.fairness_reference.is_none() {
-            return fail("ftf_rho needs fairness_reference: the policy whose JCTs it divides by".into());
-        }
-        let generator = self.workload.generator.is_some();
-        for (axis, needs_generator) in [("rate_per_hour", true), ("jobs", true), ("scale_rate", false)] {
-            let given = self.axes().iter().any(|(name, _)| name == axis);
-            if given && needs_generator != generator {
-                let what = if needs_generator { "a generator workload" } else { "a trace workload" };
-                return fail(format!("sweep: '{axis}' applies to {what}"));
-            }
-        }
-        Ok(())
-    }
-
-    /// Returns the sweep axes with their values as text, in a fixed order.
-    pub fn axes(&self) -> Vec<(String, Vec<f64>)> {
-        let mut axes = Vec::new();
-        if let Some(values) = &self.sweep.rate_per_hour {
-            axes.push(("rate_per_hour".to_string(), values.clone()));
-        }
-        if let Some(values) = &self.sweep.jobs {
-            axes.push(("jobs".to_string(), values.iter().map(|value| *value as f64).collect()));
-        }
-        if let Some(values) = &self.sweep.scale_rate {
-            axes.push(("scale_rate".to_string(), values.clone()));
-        }
-        if let Some(values) = &self.sweep.restart_overhead {
-            axes.push(("restart_overhead".to_string(), values.clone()));
-        }
-        axes
-    }
-
-    /// Returns every parameter a table can use: `policy`, `seed` and the sweep axes.
-    pub fn parameters(&self) -> Vec<&str> {
-        let mut names = vec!["policy", "seed"];
-        if self.sweep.rate_per_hour.is_some() {
-            names.push("rate_per_hour");
-        }
-        if self.sweep.jobs.is_some() {
-            names.push("jobs");
-        }
-        if self.sweep.scale_rate.is_some() {
-            names.push("scale_rate");
-        }
-        if self.sweep.restart_overhead.is_some() {
-            names.push("restart_overhead");
-        }
-        names
+        serde_saphyr::from_str(text)
+            .map_err(|error| ExperimentError::Spec { path: origin.to_string(), message: error.to_string() })
     }
 }

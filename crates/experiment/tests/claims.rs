@@ -35,9 +35,14 @@ fn finish_time_fairness_divides_each_jobs_jct_by_its_jct_under_the_reference() {
         "{SMALL}fairness_reference: fifo\nclaims:\n  - {{source: test, text: rho, metric: ftf_rho, policy: las, expected: 1.0, tolerance: 10.0}}\n"
     );
     let result = run(&text, &dir, 2).unwrap();
-    let spec = crate::common::parse(&text).unwrap();
+    let experiment = crate::common::parse(&text).unwrap();
     for outcome in &result.outcomes {
-        let rho = schedlab_experiment::report::outcome_metric(&spec, &result.outcomes, outcome, "ftf_rho");
+        let rho = schedlab_experiment::values::outcome_metric(
+            &experiment,
+            &result.outcomes,
+            outcome,
+            schedlab_experiment::metric::Metric::FtfRho,
+        );
         // Worked out from the stored per-job JCTs: the mean of JCT / reference JCT over the jobs
         // both runs finished.
         let reference = result

@@ -5,11 +5,11 @@ use crate::common::{root, run, temp_dir};
 /// commit the updated files in `tests/snapshots/`.
 fn check(name: &str) {
     let text = std::fs::read_to_string(root().join(format!("experiments/ci/{name}.yaml"))).unwrap();
-    let spec = schedlab_experiment::ExperimentSpec::parse(&text, name).unwrap();
+    let experiment = crate::common::parse(&text).unwrap();
     let dir = temp_dir(&format!("snapshot-{name}"));
     run(&text, &dir, 2).unwrap();
-    for table in &spec.tables {
-        let markdown = std::fs::read_to_string(dir.join(&spec.name).join(format!("{}.md", table.name))).unwrap();
+    for table in &experiment.report.tables {
+        let markdown = std::fs::read_to_string(dir.join(experiment.name()).join(format!("{}.md", table.name))).unwrap();
         insta::assert_snapshot!(format!("{name}-{}", table.name), markdown);
     }
 }

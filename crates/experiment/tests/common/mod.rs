@@ -1,8 +1,8 @@
 //! Helpers shared by the tests.
 
-use schedlab_experiment::prepare::SpecSource;
+use schedlab_core::DataDir;
 use schedlab_experiment::runner::ExperimentResult;
-use schedlab_experiment::{ExperimentError, ExperimentSpec, RunOptions, run_experiment};
+use schedlab_experiment::{Experiment, ExperimentError, RunOptions, no_progress, run_experiment};
 use std::path::{Path, PathBuf};
 
 /// The repository root.
@@ -18,23 +18,16 @@ pub fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Parses a spec from text.
-pub fn parse(text: &str) -> Result<ExperimentSpec, ExperimentError> {
-    ExperimentSpec::parse(text, "spec.yaml")
+/// Parses and resolves a spec from text, with the data directory if there is one.
+pub fn parse(text: &str) -> Result<Experiment, ExperimentError> {
+    Experiment::from_text(text, "spec.yaml", &DataDir::locate_from(&root()))
 }
 
 /// Runs a spec into `results`, quietly, with the data directory if there is one.
 pub fn run(text: &str, results: &Path, threads: usize) -> Result<ExperimentResult, ExperimentError> {
-    let spec = parse(text)?;
-    let options = RunOptions {
-        threads,
-        quiet: true,
-        results_dir: results.to_path_buf(),
-        data_dir: schedlab_core::DataDir::locate_from(&root()),
-        source: SpecSource { origin: "spec.yaml".into(), text: text.into() },
-        ..RunOptions::default()
-    };
-    run_experiment(&spec, &options)
+    let experiment = parse(text)?;
+    let options = RunOptions { threads, results_dir: results.to_path_buf(), ..RunOptions::default() };
+    run_experiment(&experiment, &options, &no_progress)
 }
 
 /// A small spec with two policies, two seeds and a two-point sweep.

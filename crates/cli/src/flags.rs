@@ -1,0 +1,210 @@
+//! Command-line flags: what each command takes, parsed by clap. No behaviour lives here.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use schedlab_trace::TraceFormat;
+use std::path::PathBuf;
+
+/// Benchmark and reproduce deep-learning cluster schedulers on heterogeneous GPU clusters.
+#[derive(Debug, Parser)]
+#[command(name = "schedlab", version, about)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands; each has its own module.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run an experiment spec; results go to `results/<name>/`.
+    Run(RunArgs),
+    /// Run `experiments/NAME.yaml` (e.g. `schedlab reproduce philly`).
+    Reproduce {
+        /// Experiment name: `experiments/NAME.yaml`, and every `experiments/NAME-*.yaml` after it
+        /// (so `gavel` runs gavel.yaml, gavel-makespan.yaml, gavel-multi.yaml).
+        name: String,
+        #[command(flatten)]
+        options: RunFlags,
+    },
+    /// Validate a spec without running it: everything `run` checks (syntax, policies, metrics,
+    /// sweep values, data files), without simulating.
+    Check {
+        /// The spec file.
+        spec: PathBuf,
+    },
+    /// List policies (with their parameters), shipped experiments or trace formats.
+    List {
+        /// What to list.
+        what: ListWhat,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run one simulation on a built-in synthetic workload and print its metrics.
+    Simulate(SimulateArgs),
+    /// Scaffold `crates/policies/NAME`: a policy crate that builds, is listed, and runs in
+    /// `experiments/quickstart.yaml`.
+    NewPolicy {
+        /// The policy's name: lowercase letters, digits and '-', starting with a letter.
+        name: String,
+        /// The workspace root (default: the current directory).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Download the public data files (with checksum verification) or check them.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
+    /// Inspect trace files.
+    Trace {
+        #[command(subcommand)]
+        command: TraceCommand,
+    },
+}
+
+/// `schedlab data ...`.
+#[derive(Debug, Subcommand)]
+pub enum DataCommand {
+    /// Download missing or changed files into the data directory and verify their SHA-256.
+    Fetch {
+        /// Only files whose path starts with this (e.g. `philly/`).
+        #[arg(long, default_value = "")]
+        only: String,
+        /// Where to put them (default: $SCHEDLAB_DATA, else ./data).
+        #[arg(long)]
+        dest: Option<PathBuf>,
+        /// A sources list to use instead of the shipped traces/sources.json.
+        #[arg(long)]
+        sources: Option<PathBuf>,
+    },
+    /// Check the data directory's files against the recorded SHA-256s.
+    Verify {
+        /// The directory (default: the data directory).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// `schedlab trace ...`.
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Load a trace and print what was read, kept and left out, GPU sizes, durations, arrivals,
+    /// VCs and users.
+    Stats {
+        /// Trace format (see `schedlab trace formats`).
+        format: TraceFormat,
+        /// The file (for alibaba-pai, pai_job_table.csv; the task table is read from beside it).
+        path: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the supported trace formats.
+    Formats,
+}
+
+/// What `schedlab list` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ListWhat {
+    /// Registered policies.
+    Policies,
+    /// Specs in `experiments/`.
+    Experiments,
+    /// Trace formats.
+    Formats,
+}
+
+/// `schedlab run SPEC`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The spec file.
+    pub spec: PathBuf,
+    #[command(flatten)]
+    pub options: RunFlags,
+}
+
+/// Flags of `run` and `reproduce`.
+#[derive(Debug, clap::Args)]
+pub struct RunFlags {
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Rerun runs already in the result store.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar or summary.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Exit with an error when a published claim is missed.
+    #[arg(long)]
+    pub strict: bool,
+    /// Where experiment folders go.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// Print the claims and files as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How fast jobs run: the engine's ground truth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PerfChoice {
+    /// Rigid jobs whose work is their duration; every GPU type runs at the same speed.
+    Rigid,
+    /// Gavel's measured throughputs (gavel/simulation_throughputs.json in the data directory).
+    Gavel,
+}
+
+/// `schedlab simulate`.
+#[derive(Debug, clap::Args)]
+pub struct SimulateArgs {
+    /// Policy name with optional parameters, e.g. `fifo`, `las[quantum=60]`.
+    #[arg(long, short)]
+    pub policy: String,
+    /// Cluster: `TYPE=GPUS,...` (e.g. `v100=36,p100=36,k80=36`), `philly[:TYPE]`
+    /// (philly/philly_vc.csv, pooled), `pai` (Alibaba PAI 2020 machines) or `openb` (Alibaba
+    /// 2023 nodes).
+    #[arg(long, short, default_value = "v100=36,p100=36,k80=36")]
+    pub cluster: String,
+    /// GPUs per node for the `TYPE=GPUS` form.
+    #[arg(long, default_value_t = 4)]
+    pub gpus_per_node: u32,
+    /// Number of jobs of the synthetic workload (Gavel's continuous generator).
+    #[arg(long, default_value_t = 200)]
+    pub jobs: usize,
+    /// Mean arrivals per hour.
+    #[arg(long, default_value_t = 20.0)]
+    pub rate: f64,
+    /// Only single-GPU jobs (Gavel's default); otherwise 1/2/4/8 GPUs with 70/10/15/5%.
+    #[arg(long)]
+    pub single_gpu: bool,
+    /// Seed: the workload is drawn with the seed an experiment named `simulate` derives from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Ground-truth performance model.
+    #[arg(long, value_enum, default_value_t = PerfChoice::Rigid)]
+    pub perf: PerfChoice,
+    /// Throughput file for `--perf gavel` (default: gavel/simulation_throughputs.json in the
+    /// data directory, $SCHEDLAB_DATA or ../shared/data).
+    #[arg(long)]
+    pub throughputs: Option<PathBuf>,
+    /// GPU type on which a job's duration is converted to steps for `--perf gavel`.
+    #[arg(long, default_value = "v100")]
+    pub reference: String,
+    /// Seconds without progress after each restart or migration.
+    #[arg(long, default_value_t = 0.0)]
+    pub restart_overhead: f64,
+    /// Measure only jobs FIRST..LAST (job indices, LAST excluded), e.g. `100..200`.
+    #[arg(long)]
+    pub window: Option<String>,
+    /// Stop the simulation at this many seconds.
+    #[arg(long)]
+    pub max_time: Option<f64>,
+    /// Check every engine invariant at every decision (slow).
+    #[arg(long)]
+    pub check: bool,
+    /// Print the metrics as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,154 @@
+//! `schedlab run`, `reproduce` and `check`: load a spec, resolve it, run it with a progress bar.
+
+use crate::flags::RunFlags;
+use anyhow::{Context as _, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use schedlab_core::DataDir;
+use schedlab_experiment::{Experiment, Progress, RunOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Reads and resolves a spec file: every check `run` makes, without simulating.
+pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read spec {}", path.display()))?;
+    Ok(Experiment::from_text(&text, &path.display().to_string(), data)?)
+}
+
+/// `schedlab check SPEC`.
+pub fn check(path: &Path) -> Result<()> {
+    let experiment = load(path, &DataDir::locate())?;
+    let runs = experiment.runs().len();
+    println!(
+        "{}: ok ({runs} runs: {} policies x {} seeds x {} sweep points)",
+        path.display(),
+        experiment.policies.len(),
+        experiment.seeds.len(),
+        runs / (experiment.policies.len() * experiment.seeds.len())
+    );
+    Ok(())
+}
+
+/// Names of the specs in `experiments/`.
+pub fn experiments() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("experiments")
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.strip_suffix(".yaml")).map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+/// `schedlab reproduce NAME`: `experiments/NAME.yaml`, then every `experiments/NAME-*.yaml`.
+pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
+    let family: Vec<String> = experiments()
+        .into_iter()
+        .filter(|experiment| *experiment == name || experiment.starts_with(&format!("{name}-")))
+        .collect();
+    if family.is_empty() {
+        bail!(
+            "no experiment '{name}': experiments/{name}.yaml does not exist; shipped experiments: {}",
+            experiments().join(", ")
+        );
+    }
+    // Run every member even if one fails (a strict claim miss, say), then report.
+    let mut failures = Vec::new();
+    for experiment in &family {
+        let path = PathBuf::from("experiments").join(format!("{experiment}.yaml"));
+        if let Err(error) = run(&path, flags) {
+            eprintln!("error: {error:#}");
+            failures.push(experiment.clone());
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{} of {} experiments failed: {}", failures.len(), family.len(), failures.join(", "));
+    }
+    Ok(())
+}
+
+fn git_revision() -> Option<String> {
+    let output = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// Draws the runner's progress: a bar with the slowest run so far.
+struct Bar {
+    bar: ProgressBar,
+    slowest: Mutex<(f64, String)>,
+}
+
+impl Bar {
+    fn new(quiet: bool) -> Bar {
+        let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} elapsed, ETA {eta}  {msg}")
+                .expect("valid template"),
+        );
+        Bar { bar, slowest: Mutex::new((0.0, String::new())) }
+    }
+
+    fn update(&self, progress: Progress<'_>) {
+        match progress {
+            Progress::Started { to_run: 0, .. } => {
+                self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden())
+            }
+            Progress::Started { to_run, .. } => self.bar.set_length(to_run as u64),
+            Progress::Finished { done, key, wall_time_s } => {
+                let mut slowest = self.slowest.lock().expect("no panics while holding the lock");
+                if wall_time_s > slowest.0 {
+                    *slowest = (wall_time_s, key.to_string());
+                    self.bar.set_message(format!("slowest: {} ({:.1} s)", slowest.1, slowest.0));
+                }
+                self.bar.set_position(done as u64);
+            }
+        }
+    }
+}
+
+/// `schedlab run SPEC`.
+pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
+    let experiment = load(path, &DataDir::locate())?;
+    let options = RunOptions {
+        threads: flags.threads,
+        force: flags.force,
+        results_dir: flags.results.clone(),
+        git_revision: git_revision(),
+    };
+    let started = std::time::Instant::now();
+    let bar = Bar::new(flags.quiet);
+    let result = schedlab_experiment::run_experiment(&experiment, &options, &|progress| bar.update(progress));
+    bar.bar.finish_and_clear();
+    let result = result?;
+    let missed: Vec<&str> =
+        result.claims.iter().filter(|claim| !claim.holds).map(|claim| claim.claim.text.as_str()).collect();
+    if flags.json {
+        let claims: Vec<serde_json::Value> = result
+            .claims
+            .iter()
+            .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds}))
+            .collect();
+        let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims});
+        println!("{}", serde_json::to_string_pretty(&output)?);
+    } else if !flags.quiet {
+        println!(
+            "{}: {} runs ({} run now, {} reused) in {:.1} s -> {}",
+            experiment.name(),
+            result.outcomes.len(),
+            result.ran,
+            result.reused,
+            started.elapsed().as_secs_f64(),
+            result.dir.display()
+        );
+        for (_, markdown) in &result.tables {
+            println!("\n{markdown}");
+        }
+        if !result.claims.is_empty() {
+            println!("claims: {} of {} hold (see claims.md)", result.claims.len() - missed.len(), result.claims.len());
+        }
+    }
+    if flags.strict && !missed.is_empty() {
+        bail!("{} published claims missed: {}", missed.len(), missed.join("; "));
+    }
+    Ok(())
+}

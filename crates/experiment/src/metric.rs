@@ -1,0 +1,152 @@
+//! The metrics a table, plot or claim can name, as one typed list.
+
+use schedlab_sim::RunMetrics;
+use serde::{Deserialize, Serialize};
+
+/// A metric of a run. Written in specs by its [`Metric::name`]; an unknown name is an error at
+/// its line that lists the known ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Metric {
+    /// Average job completion time, hours.
+    AvgJctHours,
+    /// Median job completion time, hours.
+    MedianJctHours,
+    /// 95th percentile of job completion time, hours.
+    P95JctHours,
+    /// 99th percentile of job completion time, hours.
+    P99JctHours,
+    /// Average time from arrival to first start, hours.
+    AvgQueueingDelayHours,
+    /// Average time not running between arrival and finish, hours.
+    AvgWaitingTimeHours,
+    /// Time from the first arrival to the last finish, hours.
+    MakespanHours,
+    /// Busy GPU-time over available GPU-time in the window.
+    Utilization,
+    /// Jobs in the measurement window.
+    JobsMeasured,
+    /// Jobs of the window that finished.
+    JobsFinished,
+    /// Restarts (preemptions followed by a start).
+    Restarts,
+    /// Engine events.
+    Events,
+    /// Policy calls.
+    Decisions,
+    /// Finish-time fairness: the mean over a run's finished measured jobs of the job's JCT divided
+    /// by its JCT under the spec's `fairness_reference` policy at the same seed and sweep point
+    /// (Themis' rho, with the reference as the "isolated" share; 1 for the reference itself).
+    FtfRho,
+}
+
+impl Metric {
+    /// Every metric, in the order `runs.csv` has them (all but [`Metric::FtfRho`], which compares
+    /// two runs and so is not a column of one run).
+    pub const ALL: [Metric; 14] = [
+        Metric::AvgJctHours,
+        Metric::MedianJctHours,
+        Metric::P95JctHours,
+        Metric::P99JctHours,
+        Metric::AvgQueueingDelayHours,
+        Metric::AvgWaitingTimeHours,
+        Metric::MakespanHours,
+        Metric::Utilization,
+        Metric::JobsMeasured,
+        Metric::JobsFinished,
+        Metric::Restarts,
+        Metric::Events,
+        Metric::Decisions,
+        Metric::FtfRho,
+    ];
+
+    /// The name specs and files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::AvgJctHours => "avg_jct_hours",
+            Metric::MedianJctHours => "median_jct_hours",
+            Metric::P95JctHours => "p95_jct_hours",
+            Metric::P99JctHours => "p99_jct_hours",
+            Metric::AvgQueueingDelayHours => "avg_queueing_delay_hours",
+            Metric::AvgWaitingTimeHours => "avg_waiting_time_hours",
+            Metric::MakespanHours => "makespan_hours",
+            Metric::Utilization => "utilization",
+            Metric::JobsMeasured => "jobs_measured",
+            Metric::JobsFinished => "jobs_finished",
+            Metric::Restarts => "restarts",
+            Metric::Events => "events",
+            Metric::Decisions => "decisions",
+            Metric::FtfRho => "ftf_rho",
+        }
+    }
+
+    /// The metrics of a single run (every one but [`Metric::FtfRho`]), in column order.
+    pub fn per_run() -> impl Iterator<Item = Metric> {
+        Metric::ALL.into_iter().filter(|metric| *metric != Metric::FtfRho)
+    }
+
+    /// Reads the metric from one run's metrics; `None` for [`Metric::FtfRho`], which needs the
+    /// reference run too.
+    pub fn of_run(self, m: &RunMetrics) -> Option<f64> {
+        Some(match self {
+            Metric::AvgJctHours => m.avg_jct / 3600.0,
+            Metric::MedianJctHours => m.median_jct / 3600.0,
+            Metric::P95JctHours => m.p95_jct / 3600.0,
+            Metric::P99JctHours => m.p99_jct / 3600.0,
+            Metric::AvgQueueingDelayHours => m.avg_queueing_delay / 3600.0,
+            Metric::AvgWaitingTimeHours => m.avg_waiting_time / 3600.0,
+            Metric::MakespanHours => m.makespan / 3600.0,
+            Metric::Utilization => m.utilization,
+            Metric::JobsMeasured => m.jobs_measured as f64,
+            Metric::JobsFinished => m.jobs_finished as f64,
+            Metric::Restarts => m.restarts as f64,
+            Metric::Events => m.events as f64,
+            Metric::Decisions => m.decisions as f64,
+            Metric::FtfRho => return None,
+        })
+    }
+}
+
+impl std::fmt::Display for Metric {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Metric, String> {
+        Metric::ALL.into_iter().find(|metric| metric.name() == text).ok_or_else(|| {
+            let known: Vec<&str> = Metric::ALL.iter().map(|metric| metric.name()).collect();
+            format!("unknown metric '{text}'; expected one of {}", known.join(", "))
+        })
+    }
+}
+
+impl TryFrom<String> for Metric {
+    type Error = String;
+    fn try_from(text: String) -> Result<Metric, String> {
+        text.parse()
+    }
+}
+
+impl From<Metric> for String {
+    fn from(metric: Metric) -> String {
+        metric.name().to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_unknown_names_list_the_known() {
+        for metric in Metric::ALL {
+            assert_eq!(metric.name().parse::<Metric>(), Ok(metric));
+        }
+        let error = "avg_jct_days".parse::<Metric>().unwrap_err();
+        assert!(error.starts_with("unknown metric 'avg_jct_days'; expected one of avg_jct_hours"), "{error}");
+        assert_eq!(Metric::per_run().count(), 13);
+    }
+}

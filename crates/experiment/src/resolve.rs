@@ -1,0 +1,362 @@
+//! Resolution: a parsed spec, checked as a whole and turned into an [`Experiment`] that owns
+//! typed report plans and built sources. `check` is "resolve and print"; `run` runs what
+//! resolution produced, so it cannot meet a spec mistake `check` let through.
+
+use crate::ExperimentError;
+use crate::axis::{Applies, Axis, Parameter, parse_parameter};
+use crate::metric::Metric;
+use crate::plan::{RunPlan, expand};
+use crate::prepare::{Setup, SpecSource};
+use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, SimSection};
+use schedlab_core::DataDir;
+use schedlab_trace::spec::WorkloadSpec;
+use serde::Serialize;
+
+/// Everything a run's result depends on besides its own key (policy, sweep point, seed) and the
+/// data files: the run hash is computed from this and nothing else, so what only shapes reports
+/// (description, tables, plots, claims, which other policies or seeds are compared) can change
+/// without rerunning anything.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunInputs {
+    /// The experiment's name (workload seeds derive from it).
+    pub name: String,
+    /// Where jobs come from.
+    pub workload: WorkloadSpec,
+    /// The cluster.
+    pub cluster: ClusterSection,
+    /// The ground-truth performance model.
+    pub perf: PerfSection,
+    /// Engine settings.
+    pub sim: SimSection,
+}
+
+/// How a table is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One metric; rows and columns by two parameters.
+    Grid {
+        /// Rows.
+        rows: Parameter,
+        /// Columns.
+        columns: Parameter,
+    },
+    /// Several metrics as columns; rows by one parameter.
+    Metrics {
+        /// Rows.
+        rows: Parameter,
+    },
+}
+
+impl Layout {
+    /// The parameter rows are labelled by.
+    pub fn rows(self) -> Parameter {
+        match self {
+            Layout::Grid { rows, .. } | Layout::Metrics { rows } => rows,
+        }
+    }
+}
+
+/// A result table, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// File name stem (a safe single path component).
+    pub name: String,
+    /// The metrics shown (one for [`Layout::Grid`]).
+    pub metrics: Vec<Metric>,
+    /// Rows and columns.
+    pub layout: Layout,
+}
+
+/// What a claim's value is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimTarget {
+    /// The metric of one policy.
+    Policy(String),
+    /// The metric of the first policy divided by that of the second.
+    Ratio(String, String),
+}
+
+/// A published claim, checked against the spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Claim {
+    /// Where the claim is published.
+    pub source: String,
+    /// The claim in words.
+    pub text: String,
+    /// The metric.
+    pub metric: Metric,
+    /// Which policy's (or policies') value it is.
+    pub target: ClaimTarget,
+    /// The sweep point: every axis of the spec with its value (the first value where the claim
+    /// names none).
+    pub at: Vec<(Axis, f64)>,
+    /// The published value.
+    pub expected: f64,
+    /// Allowed relative deviation (0.15 = 15%).
+    pub tolerance: f64,
+}
+
+/// What to report, checked: tables, plots and claims.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReportPlan {
+    /// What the experiment shows.
+    pub description: String,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Plots.
+    pub plots: Vec<PlotSpec>,
+    /// Claims.
+    pub claims: Vec<Claim>,
+    /// The policy whose JCTs [`Metric::FtfRho`] divides by.
+    pub fairness_reference: Option<String>,
+}
+
+/// A resolved experiment: every check done, sources built, ready to run.
+pub struct Experiment {
+    /// What results depend on.
+    pub inputs: RunInputs,
+    /// Policies, as written in the spec.
+    pub policies: Vec<PolicyName>,
+    /// Seeds.
+    pub seeds: Vec<u64>,
+    /// Sweep axes with their values, in [`Axis`] order.
+    pub axes: Vec<(Axis, Vec<f64>)>,
+    /// What to report.
+    pub report: ReportPlan,
+    /// Cluster, perf model, templates, data files and the policy environment.
+    pub setup: Setup,
+    /// The spec's text, to point errors at lines.
+    pub source: SpecSource,
+}
+
+/// Checks that `name` can be a file or folder name inside the results folder: one path
+/// component of letters, digits, `-`, `_` and `.`, not starting with `.`.
+pub fn check_safe_name(what: &str, name: &str) -> Result<(), String> {
+    let safe = !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 100
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if safe {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} '{name}': expected a file name of letters, digits, '-', '_' and '.' (not starting with '.', at most 100 characters)"
+        ))
+    }
+}
+
+impl std::fmt::Debug for Experiment {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Experiment")
+            .field("inputs", &self.inputs)
+            .field("policies", &self.policies)
+            .field("seeds", &self.seeds)
+            .field("axes", &self.axes)
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Experiment {
+    /// Parses and resolves spec text; `origin` names it in errors.
+    pub fn from_text(text: &str, origin: &str, data: &DataDir) -> Result<Experiment, ExperimentError> {
+        let spec = ExperimentSpec::parse(text, origin)?;
+        Experiment::resolve(spec, data, SpecSource { origin: origin.to_string(), text: text.to_string() })
+    }
+
+    /// Checks the spec as a whole (what serde cannot: names, references between sections, sweep
+    /// values, data files, policy files) and builds the cluster and perf model.
+    pub fn resolve(spec: ExperimentSpec, data: &DataDir, source: SpecSource) -> Result<Experiment, ExperimentError> {
+        let fail = |needle: &str, message: String| ExperimentError::Spec { path: source.locate(needle), message };
+        check_safe_name("name", &spec.name).map_err(|message| fail("name:", message))?;
+        if spec.policies.is_empty() {
+            return Err(fail("policies", "policies: give at least one policy".into()));
+        }
+        if spec.seeds.is_empty() {
+            return Err(fail("seeds", "seeds: give at least one seed".into()));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for policy in &spec.policies {
+            if !seen.insert(policy.to_string()) {
+                return Err(fail(&policy.to_string(), format!("policies: '{policy}' is listed twice")));
+            }
+        }
+        let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.clone())).collect();
+        let generator = spec.workload.generator.is_some();
+        for (axis, values) in &axes {
+            if values.is_empty() {
+                return Err(fail(axis.name(), format!("sweep: '{axis}' has no values")));
+            }
+            for value in values {
+                axis.check(*value).map_err(|message| fail(axis.name(), message))?;
+            }
+            match axis.applies_to() {
+                Applies::Generator if !generator => {
+                    return Err(fail(axis.name(), format!("sweep: '{axis}' applies to a generator workload")));
+                }
+                Applies::Trace if generator => {
+                    return Err(fail(axis.name(), format!("sweep: '{axis}' applies to a trace workload")));
+                }
+                _ => {}
+            }
+        }
+        let report = resolve_report(&spec, &axes, &source)?;
+        let setup = Setup::new(&spec, data, &source)?;
+        Ok(Experiment {
+            inputs: RunInputs {
+                name: spec.name,
+                workload: spec.workload,
+                cluster: spec.cluster,
+                perf: spec.perf,
+                sim: spec.sim,
+            },
+            policies: spec.policies,
+            seeds: spec.seeds,
+            axes,
+            report,
+            setup,
+            source,
+        })
+    }
+
+    /// The experiment's name; results go to `<results>/<name>/`.
+    pub fn name(&self) -> &str {
+        &self.inputs.name
+    }
+
+    /// Every run, sorted by key.
+    pub fn runs(&self) -> Vec<RunPlan> {
+        expand(&self.inputs.name, &self.inputs.workload, &self.axes, &self.seeds, &self.policies)
+    }
+
+    /// The parameters a table can be laid out by: `policy`, `seed` and the sweep axes.
+    pub fn parameters(&self) -> Vec<Parameter> {
+        parameters(&self.axes)
+    }
+
+    /// The values of the axis, or none if it is not swept.
+    pub fn axis_values(&self, axis: Axis) -> &[f64] {
+        self.axes.iter().find(|(known, _)| *known == axis).map_or(&[], |(_, values)| values)
+    }
+}
+
+fn parameters(axes: &[(Axis, Vec<f64>)]) -> Vec<Parameter> {
+    [Parameter::Policy, Parameter::Seed]
+        .into_iter()
+        .chain(axes.iter().map(|(axis, _)| Parameter::Axis(*axis)))
+        .collect()
+}
+
+fn resolve_report(
+    spec: &ExperimentSpec,
+    axes: &[(Axis, Vec<f64>)],
+    source: &SpecSource,
+) -> Result<ReportPlan, ExperimentError> {
+    let fail = |needle: &str, message: String| ExperimentError::Spec { path: source.locate(needle), message };
+    let known = parameters(axes);
+    let swept = |axis: &Axis| axes.iter().any(|(known, _)| known == axis);
+    let mut tables = Vec::new();
+    for table in &spec.tables {
+        let at = format!("name: {}", table.name);
+        check_safe_name("table", &table.name).map_err(|message| fail(&at, message))?;
+        if tables.iter().any(|known: &Table| known.name == table.name) {
+            return Err(fail(&at, format!("table '{}': two tables have this name", table.name)));
+        }
+        let parse = |text: &str| {
+            parse_parameter(text, &known).map_err(|message| fail(&at, format!("table '{}': {message}", table.name)))
+        };
+        let (metrics, layout) = match (&table.metric, &table.metrics) {
+            (Some(metric), None) => {
+                (vec![*metric], Layout::Grid { rows: parse(&table.rows)?, columns: parse(&table.columns)? })
+            }
+            (None, Some(metrics)) if !metrics.is_empty() => {
+                parse(&table.columns)?;
+                (metrics.clone(), Layout::Metrics { rows: parse(&table.rows)? })
+            }
+            _ => return Err(fail(&at, format!("table '{}': give exactly one of metric and metrics", table.name))),
+        };
+        tables.push(Table { name: table.name.clone(), metrics, layout });
+    }
+    for plot in &spec.plots {
+        if let PlotSpec::MetricVsAxis { axis, .. } = plot
+            && !swept(axis)
+        {
+            return Err(fail("metric_vs_axis", format!("plot: '{axis}' is not a sweep axis of this spec")));
+        }
+    }
+    let in_policies = |name: &str| spec.policies.iter().any(|policy| policy.to_string() == name);
+    let mut claims = Vec::new();
+    for claim in &spec.claims {
+        claims.push(resolve_claim(claim, axes, &in_policies).map_err(|message| fail(&claim.text, message))?);
+    }
+    let fairness_reference = spec.fairness_reference.as_ref().map(ToString::to_string);
+    if let Some(reference) = &fairness_reference
+        && !in_policies(reference)
+    {
+        return Err(fail("fairness_reference", format!("fairness_reference: '{reference}' is not in policies")));
+    }
+    let uses_rho = tables.iter().any(|table| table.metrics.contains(&Metric::FtfRho))
+        || spec.plots.iter().any(|plot| matches!(plot, PlotSpec::MetricVsAxis { metric: Metric::FtfRho, .. }))
+        || claims.iter().any(|claim| claim.metric == Metric::FtfRho);
+    if uses_rho && fairness_reference.is_none() {
+        return Err(fail("ftf_rho", "ftf_rho needs fairness_reference: the policy whose JCTs it divides by".into()));
+    }
+    Ok(ReportPlan {
+        description: spec.description.clone(),
+        tables,
+        plots: spec.plots.clone(),
+        claims,
+        fairness_reference,
+    })
+}
+
+fn resolve_claim(
+    claim: &ClaimSpec,
+    axes: &[(Axis, Vec<f64>)],
+    in_policies: &dyn Fn(&str) -> bool,
+) -> Result<Claim, String> {
+    let what = format!("claim '{}'", claim.text);
+    let target = match (&claim.policy, &claim.ratio) {
+        (Some(policy), None) => ClaimTarget::Policy(policy.clone()),
+        (None, Some([a, b])) => ClaimTarget::Ratio(a.clone(), b.clone()),
+        _ => return Err(format!("{what}: give exactly one of policy and ratio")),
+    };
+    let named = match &target {
+        ClaimTarget::Policy(policy) => vec![policy],
+        ClaimTarget::Ratio(a, b) => vec![a, b],
+    };
+    if let Some(name) = named.into_iter().find(|name| !in_policies(name)) {
+        return Err(format!("{what}: policy '{name}' is not in policies"));
+    }
+    if let Some(axis) = claim.at.keys().find(|axis| !axes.iter().any(|(known, _)| known == *axis)) {
+        return Err(format!("{what}: 'at' names '{axis}', which is not a sweep axis"));
+    }
+    if !(claim.expected.is_finite() && claim.tolerance.is_finite() && claim.tolerance >= 0.0) {
+        return Err(format!("{what}: expected and tolerance must be finite, tolerance non-negative"));
+    }
+    let at = axes.iter().map(|(axis, values)| (*axis, claim.at.get(axis).copied().unwrap_or(values[0]))).collect();
+    Ok(Claim {
+        source: claim.source.clone(),
+        text: claim.text.clone(),
+        metric: claim.metric,
+        target,
+        at,
+        expected: claim.expected,
+        tolerance: claim.tolerance,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_that_could_leave_the_results_folder_are_refused() {
+        for name in ["..", ".", "", "/tmp/x", "../../x", "a/b", ".hidden", "a\\b", "x y"] {
+            assert!(check_safe_name("name", name).is_err(), "{name:?}");
+        }
+        for name in ["philly", "ci-gavel-all", "avg_jct", "v1.2"] {
+            assert!(check_safe_name("name", name).is_ok(), "{name:?}");
+        }
+    }
+}
