@@ -90,9 +90,7 @@ impl Bar {
 
     fn update(&self, progress: Progress<'_>) {
         match progress {
-            Progress::Started { to_run: 0, .. } => {
-                self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden())
-            }
+            Progress::Started { to_run: 0, .. } => self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden()),
             Progress::Started { to_run, .. } => self.bar.set_length(to_run as u64),
             Progress::Finished { done, key, wall_time_s } => {
                 let mut slowest = self.slowest.lock().expect("no panics while holding the lock");

@@ -11,8 +11,12 @@ use schedlab_core::{ParamError, ParamSummary, Policy, PolicyEntry, PolicyEnv, Po
 
 /// Every policy crate's entries, in the order `schedlab policies` lists them.
 /// `schedlab new-policy` adds one line here (and one dependency in this crate's Cargo.toml).
-pub const CRATES: &[&[PolicyEntry]] =
-    &[schedlab_policies_basic::POLICIES, schedlab_policies_gavel::POLICIES, schedlab_policies_hadar::POLICIES];
+#[rustfmt::skip]
+pub const CRATES: &[&[PolicyEntry]] = &[
+    schedlab_policies_basic::POLICIES,
+    schedlab_policies_gavel::POLICIES,
+    schedlab_policies_hadar::POLICIES,
+];
 
 /// Every registered policy, in listing order.
 pub fn entries() -> impl Iterator<Item = &'static PolicyEntry> {
