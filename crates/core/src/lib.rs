@@ -21,6 +21,7 @@ mod job;
 mod params;
 mod policy;
 mod registry;
+mod rounds;
 mod time;
 mod view;
 
@@ -32,5 +33,6 @@ pub use job::{JobSpec, TraceStatus};
 pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
 pub use policy::{Context, Knowledge, Policy, PolicyError, SolverStats};
 pub use registry::{Made, Make, PolicyEntry, PolicyEnv, ready, recipe};
+pub use rounds::{Phase, RoundClock};
 pub use time::Time;
 pub use view::{JobState, JobView, JobsView, OracleInfo};

@@ -13,6 +13,7 @@
 pub mod allocation;
 mod fifo;
 mod gandiva;
+mod objectives;
 pub mod per_job_packing;
 mod policy;
 

@@ -1,45 +1,15 @@
 //! Gavel's round-based scheduling on top of an allocation LP.
 
-use crate::allocation::{
-    AllocationInput, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
-    max_throughput, max_throughput_packed,
-};
-use crate::fifo::{fifo_allocation, fifo_pack};
-use crate::gandiva::gandiva_allocation;
-use crate::per_job_packing::{finish_time_fairness_packed, makespan_packed, max_throughput_packed_slos};
+use crate::allocation::{AllocationInput, PackingInput};
+use crate::objectives::{self, Objective, Request};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
-    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Policy,
-    PolicyEnv, PolicyError, PolicyParams, SolverStats, Time,
+    Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Phase,
+    Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, SolverStats, Time,
 };
-use schedlab_solver::{Backend, SolveStats, SolverError};
+use schedlab_solver::Backend;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-
-/// Default GPU prices for `gavel-cost`, dollars per GPU-hour.
-const DEFAULT_COSTS: &str = "v100:2.48/p100:1.46/k80:0.45";
-
-/// Reads `slo_factor` (0, the default, means no SLOs).
-fn slo_factor(reader: &mut schedlab_core::ParamReader<'_>) -> Result<Option<f64>, ParamError> {
-    let factor = reader.f64("slo_factor", 0.0)?;
-    Ok((factor > 0.0).then_some(factor))
-}
-
-/// Parses `type:price/type:price`.
-fn parse_costs(text: &str) -> Result<Vec<(String, f64)>, String> {
-    text.split('/')
-        .map(|pair| {
-            let (name, price) = pair
-                .split_once(':')
-                .ok_or_else(|| format!("expected type:price pairs separated by '/', got '{pair}'"))?;
-            let price: f64 = price.trim().parse().map_err(|_| format!("'{price}' in '{pair}' is not a number"))?;
-            if !(price.is_finite() && price > 0.0) {
-                return Err(format!("the price of '{name}' must be positive, got {price}"));
-            }
-            Ok((name.trim().to_string(), price))
-        })
-        .collect()
-}
 
 /// Two templates, `(job type, scale, job type, scale)`, for the co-located rate cache.
 type PairKey = (Arc<str>, u32, Arc<str>, u32);
@@ -108,67 +78,6 @@ pub enum GavelKind {
     MinCostPacked,
 }
 
-/// Which allocation the rounds follow.
-enum Objective {
-    /// Max-min fairness (LAS) from the LP.
-    MaxMinFairness,
-    /// Max-min fairness with pairs of jobs sharing GPUs.
-    MaxMinFairnessPacked,
-    /// Gavel's Gandiva (`scheduler/policies/gandiva.py`): an equal share of every type for each
-    /// combination; when the jobs ask for more GPUs than the cluster has, waiting jobs are paired
-    /// at random (same scale factor), and pairs whose normalised throughput summed over the
-    /// types falls below 1 are split again.
-    Gandiva {
-        /// Each paired job's partner.
-        partners: BTreeMap<JobId, JobId>,
-        /// Pair jobs whatever their co-located throughput, as Gavel does.
-        blind: bool,
-        /// Seeded random pairing; boxed, as it is large.
-        rng: Box<rand_chacha::ChaCha8Rng>,
-    },
-    /// Finish-time fairness, by iterated LPs.
-    FinishTimeFairness {
-        /// Stop when an LP step improves by less than this factor.
-        tolerance: f64,
-        /// At most this many LPs per allocation.
-        max_iterations: usize,
-        /// Pairs of jobs may share GPUs.
-        packed: bool,
-    },
-    /// Makespan from one LP.
-    Makespan {
-        /// Pairs of jobs may share GPUs.
-        packed: bool,
-    },
-    /// Total throughput, divided by each type's cost if given.
-    MaxThroughput {
-        /// SLOs: each job's deadline is its arrival plus this many times its isolated duration
-        /// (oracle); `None` for no SLOs.
-        slo_factor: Option<f64>,
-        /// Cost per GPU type in the cluster's type order.
-        costs: Option<Vec<f64>>,
-        /// The costs as named in the parameter, for matching against the cluster's types.
-        named_costs: Option<Vec<(String, f64)>>,
-        /// Pairs of jobs may share GPUs.
-        packed: bool,
-    },
-    /// Gavel's FIFO: jobs in arrival order, each on one type (X = 1), until one does not fit.
-    /// Aware ("perf" mode): recomputed from scratch, each job on its fastest type with room.
-    /// Agnostic ("base" mode): assignments persist; a finished job's type goes to the next
-    /// waiting job if it fits; the rest get a random type with room.
-    /// Packing mode (aware): then the jobs still waiting, in order, each join the scheduled
-    /// single job whose pair gains most, if the pair's normalised throughput exceeds
-    /// `packing_threshold`; the first that finds none ends the packing.
-    Fifo {
-        /// Persistent assignments (agnostic mode).
-        assigned: BTreeMap<JobId, usize>,
-        /// Seeded random choice of types (agnostic mode); boxed, as it is large.
-        rng: Box<rand_chacha::ChaCha8Rng>,
-        /// Packing mode's threshold on `packed_a / iso_a + packed_b / iso_b` (Gavel: 1.5).
-        packing_threshold: Option<f64>,
-    },
-}
-
 /// Gavel's round-based scheduling on one of its allocation policies ([`GavelKind`]),
 /// heterogeneity-aware or agnostic.
 ///
@@ -181,9 +90,11 @@ enum Objective {
 /// at most once every `min_interval` seconds.
 pub struct Gavel {
     name: String,
-    objective: Objective,
+    /// The objective whose allocation the rounds follow.
+    objective: Box<dyn Objective>,
     aware: bool,
-    round: f64,
+    /// Rounds (`round=` seconds) and `idle_until_round`.
+    clock: RoundClock,
     min_interval: f64,
     /// Gavel's quirk: seconds every combination is credited on every type when the allocation is
     /// recomputed (Gavel: half a round), so that nothing ranks at `X x 1e9`.
@@ -198,8 +109,6 @@ pub struct Gavel {
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
     /// the type order for its policies that are neither "Perf" nor "Packing").
     type_shuffler: Option<Box<rand_chacha::ChaCha8Rng>>,
-    /// Gavel's quirk: start nothing between rounds (new jobs idle until the next round).
-    idle_until_round: bool,
     backend: Backend,
     /// The throughput table's path (`throughputs=`), relative to the data directory.
     throughputs: String,
@@ -213,7 +122,6 @@ pub struct Gavel {
     computed_at: Option<Time>,
     stale: bool,
     last_call: Option<Time>,
-    next_round: Option<Time>,
     /// What the LP solver did so far, for the run's manifest.
     solver: SolverStats,
 }
@@ -250,67 +158,13 @@ impl Gavel {
     /// Reading does no I/O: the table is loaded by [`Gavel::new`].
     pub fn read(reader: &mut ParamReader<'_>, kind: GavelKind, aware: bool) -> Result<GavelConfig, ParamError> {
         use rand::SeedableRng;
-        let objective = match kind {
-            GavelKind::Fifo | GavelKind::FifoPacked => {
-                let seed = if aware { 0.0 } else { reader.f64("seed", 0.0)? };
-                let packing_threshold =
-                    if kind == GavelKind::FifoPacked { Some(reader.f64("packing_threshold", 1.5)?) } else { None };
-                Objective::Fifo {
-                    assigned: BTreeMap::new(),
-                    rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed as u64)),
-                    packing_threshold,
-                }
-            }
-            GavelKind::MaxMinFairness => Objective::MaxMinFairness,
-            GavelKind::Gandiva => Objective::Gandiva {
-                partners: BTreeMap::new(),
-                blind: false,
-                rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(reader.f64("seed", 0.0)? as u64)),
-            },
-            GavelKind::MaxMinFairnessPacked => Objective::MaxMinFairnessPacked,
-            GavelKind::FinishTimeFairness | GavelKind::FinishTimeFairnessPacked => Objective::FinishTimeFairness {
-                tolerance: reader.positive_f64("tolerance", 1e-4)?,
-                max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
-                packed: kind == GavelKind::FinishTimeFairnessPacked,
-            },
-            GavelKind::Makespan => Objective::Makespan { packed: false },
-            GavelKind::MakespanPacked => Objective::Makespan { packed: true },
-            GavelKind::MaxThroughput => Objective::MaxThroughput {
-                slo_factor: slo_factor(reader)?,
-                costs: None,
-                named_costs: None,
-                packed: false,
-            },
-            GavelKind::MaxThroughputPacked => Objective::MaxThroughput {
-                slo_factor: slo_factor(reader)?,
-                costs: None,
-                named_costs: None,
-                packed: true,
-            },
-            GavelKind::MinCost | GavelKind::MinCostPacked => {
-                let text = reader.choice_text("costs", DEFAULT_COSTS)?;
-                let named = parse_costs(&text).map_err(|message| ParamError {
-                    policy: reader.name(),
-                    message: format!("parameter 'costs': {message}"),
-                })?;
-                Objective::MaxThroughput {
-                    slo_factor: slo_factor(reader)?,
-                    costs: None,
-                    named_costs: Some(named),
-                    packed: kind == GavelKind::MinCostPacked,
-                }
-            }
-        };
+        let mut objective = objectives::read(reader, kind, aware)?;
         let round = reader.positive_f64("round", 360.0)?;
         // `mode=gavel` sets every round-mechanism default as Gavel's simulator has it; explicit
         // parameters still override. Gavel fills V100s, then P100s, then K80s for its "Perf" and
         // "Packing" policies (our aware kinds) and shuffles the types for the others.
         let gavel_mode = reader.choice("mode", "schedlab", &["schedlab", "gavel"])? == "gavel";
-        let mut objective = objective;
-        if let Objective::Gandiva { blind, .. } = &mut objective {
-            *blind =
-                reader.choice("pairing", if gavel_mode { "blind" } else { "gains" }, &["gains", "blind"])? == "blind";
-        }
+        objective.read_mode_dependent(reader, gavel_mode)?;
         let (order_default, interval_default, credit_default, tie_default) = if gavel_mode {
             (if aware { "v100/p100/k80" } else { "shuffle" }, 1920.0, round / 2.0, "deficit")
         } else {
@@ -329,9 +183,8 @@ impl Gavel {
         let reset_credit = reader.f64("reset_credit", credit_default)?;
         let deficit_ties = reader.choice("tie_break", tie_default, &["id", "deficit"])? == "deficit";
         // Gavel's FIFO never schedules a job at priority 0, so FIFO takes no `fill_unallocated`.
-        let fill_unallocated =
-            !matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked) && reader.bool("fill_unallocated", gavel_mode)?;
-        let backend: Backend = if matches!(kind, GavelKind::Fifo | GavelKind::FifoPacked | GavelKind::Gandiva) {
+        let fill_unallocated = objective.fills_unallocated() && reader.bool("fill_unallocated", gavel_mode)?;
+        let backend: Backend = if !objective.solves_lps() {
             Backend::default()
         } else {
             reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
@@ -351,14 +204,13 @@ impl Gavel {
             name,
             objective,
             aware,
-            round,
+            clock: RoundClock::new(round, idle_until_round),
             min_interval,
             reset_credit,
             deficit_ties,
             fill_unallocated,
             type_order,
             type_shuffler,
-            idle_until_round,
             backend,
             throughputs,
             table: Arc::new(ThroughputTable::default()),
@@ -369,7 +221,6 @@ impl Gavel {
             computed_at: None,
             stale: true,
             last_call: None,
-            next_round: None,
             solver: SolverStats::default(),
         }))
     }
@@ -498,162 +349,19 @@ impl Gavel {
             weights: active.iter().map(|job| job.weight.max(f64::MIN_POSITIVE)).collect(),
             capacity: context.cluster.gpus_per_type().to_vec(),
         };
-        let backend = self.backend;
-        let aware = self.aware;
-        let name = self.name.clone();
-        let error = move |error: SolverError| PolicyError::Solver(format!("{name}: {error}"));
-        let packing = matches!(
-            self.objective,
-            Objective::MaxMinFairnessPacked
-                | Objective::MaxThroughput { packed: true, .. }
-                | Objective::Makespan { packed: true }
-                | Objective::FinishTimeFairness { packed: true, .. }
-                | Objective::Gandiva { .. }
-                | Objective::Fifo { packing_threshold: Some(_), .. }
-        )
-        .then(|| self.packing_input(input.clone(), &active, context.cluster));
-        let remaining = || -> Vec<f64> {
-            active
-                .iter()
-                .map(|job| {
-                    let work =
-                        job.oracle.as_ref().expect("LP kinds that need remaining work declare oracle knowledge").work;
-                    (work - job.progress(context.now)).max(0.0)
-                })
-                .collect()
+        let packing = self.objective.uses_pairs().then(|| self.packing_input(input.clone(), &active, context.cluster));
+        let request = Request {
+            name: &self.name,
+            now: context.now,
+            cluster: context.cluster,
+            active: &active,
+            input: &input,
+            packing: packing.as_ref(),
+            aware: self.aware,
+            backend: self.backend,
         };
-        let mut pairs: PairRows = Vec::new();
-        let (fractions, solves) = match &mut self.objective {
-            Objective::MaxMinFairnessPacked => {
-                let packing = packing.expect("built above for the packed objective");
-                let result = max_min_fairness_packed(&packing, backend).map_err(error)?;
-                pairs = result.pairs;
-                (result.singles, vec![result.stats])
-            }
-            Objective::MaxMinFairness => {
-                let result = max_min_fairness(&input, aware, backend).map_err(error)?;
-                (result.fractions, vec![result.stats])
-            }
-            Objective::Makespan { packed: false } => {
-                let result = makespan(&input, &remaining(), aware, backend).map_err(error)?;
-                (result.fractions, vec![result.stats])
-            }
-            Objective::Makespan { packed: true } => {
-                let packing = packing.as_ref().expect("built above for packed makespan");
-                let result = makespan_packed(packing, &remaining(), backend).map_err(error)?;
-                pairs = result.pairs;
-                (result.singles, vec![result.stats])
-            }
-            Objective::FinishTimeFairness { tolerance, max_iterations, packed } => {
-                let elapsed: Vec<f64> = active.iter().map(|job| context.now - job.arrival).collect();
-                if *packed {
-                    let packing = packing.as_ref().expect("built above for packed finish-time fairness");
-                    let result = finish_time_fairness_packed(
-                        packing,
-                        &remaining(),
-                        &elapsed,
-                        backend,
-                        *tolerance,
-                        *max_iterations,
-                    )
-                    .map_err(error)?;
-                    pairs = result.fractions.pairs;
-                    (result.fractions.singles, result.solves)
-                } else {
-                    let result = finish_time_fairness(
-                        &input,
-                        &remaining(),
-                        &elapsed,
-                        aware,
-                        backend,
-                        *tolerance,
-                        *max_iterations,
-                    )
-                    .map_err(error)?;
-                    (result.fractions, result.solves)
-                }
-            }
-            Objective::MaxThroughput { slo_factor, costs, named_costs, packed: uses_pairs } => {
-                if let (None, Some(named)) = (&costs, &named_costs) {
-                    let names = context.cluster.spec().gpu_types();
-                    let resolved: Result<Vec<f64>, PolicyError> = names
-                        .iter()
-                        .map(|name| {
-                            named.iter().find(|(known, _)| known == name).map(|(_, price)| *price).ok_or_else(|| {
-                                PolicyError::Unsupported(format!(
-                                    "parameter 'costs' has no price for GPU type '{name}' (cluster types: {})",
-                                    names.join(", ")
-                                ))
-                            })
-                        })
-                        .collect();
-                    *costs = Some(resolved?);
-                }
-                // SLOs as in Gavel's `...SLOs` policies: remaining steps over the time left to the
-                // deadline; a job already past its deadline gets no constraint.
-                let required: Vec<f64> = active
-                    .iter()
-                    .map(|job| match (*slo_factor, job.oracle.as_ref()) {
-                        (Some(factor), Some(oracle)) => {
-                            let left = job.arrival.secs() + factor * oracle.isolated_duration - context.now.secs();
-                            let remaining = (oracle.work - job.progress(context.now)).max(0.0);
-                            if left > 0.0 { remaining / left } else { 0.0 }
-                        }
-                        _ => 0.0,
-                    })
-                    .collect();
-                let with_slos = required.iter().any(|rate| *rate > 0.0);
-                let costs = costs.as_deref();
-                let solve_with = |required: &[f64]| -> Result<(Vec<Vec<f64>>, PairRows, SolveStats), SolverError> {
-                    match &packing {
-                        Some(packing) if *uses_pairs => {
-                            let result = if required.iter().any(|rate| *rate > 0.0) {
-                                max_throughput_packed_slos(packing, costs, required, backend)?
-                            } else {
-                                max_throughput_packed(packing, costs, backend)?
-                            };
-                            Ok((result.singles, result.pairs, result.stats))
-                        }
-                        _ => {
-                            let result = max_throughput(&input, costs, required, aware, backend)?;
-                            Ok((result.fractions, Vec::new(), result.stats))
-                        }
-                    }
-                };
-                let (fractions, found, stats) = match solve_with(&required) {
-                    Err(failure) if failure.reason == "infeasible" && with_slos => {
-                        // As Gavel: no allocation meets every SLO, so solve without them
-                        // (counted in the run's solver statistics as `relaxed`).
-                        self.solver.relaxed += 1;
-                        solve_with(&vec![0.0; required.len()]).map_err(error)?
-                    }
-                    solved => solved.map_err(error)?,
-                };
-                pairs = found;
-                (fractions, vec![stats])
-            }
-            Objective::Gandiva { partners, rng, blind } => {
-                let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
-                let packing = packing.as_ref().expect("built above for Gandiva");
-                let (rows, combos) = gandiva_allocation(packing, &ids, partners, rng, *blind);
-                pairs = combos;
-                (rows, Vec::new())
-            }
-            Objective::Fifo { assigned, rng, packing_threshold } => {
-                let ids: Vec<JobId> = active.iter().map(|job| job.id).collect();
-                let (mut rows, waiting) = fifo_allocation(&input, &ids, aware, assigned, rng);
-                if let (Some(threshold), Some(packing)) = (*packing_threshold, &packing) {
-                    for (m, n, gpu_type) in fifo_pack(packing, &ids, &rows, &waiting, threshold) {
-                        rows[m][gpu_type] = 0.0;
-                        let mut row = vec![0.0; input.capacity.len()];
-                        row[gpu_type] = 1.0;
-                        pairs.push(((m.min(n), m.max(n)), row));
-                    }
-                }
-                (rows, Vec::new())
-            }
-        };
-        for stats in solves {
+        let allocated = self.objective.allocate(&request)?;
+        for stats in &allocated.solves {
             self.solver.record(
                 &stats.backend.to_string(),
                 stats.variables,
@@ -662,6 +370,8 @@ impl Gavel {
                 stats.solve_time.as_secs_f64(),
             );
         }
+        self.solver.relaxed += allocated.relaxed;
+        let (fractions, pairs) = (allocated.singles, allocated.pairs);
         let types = input.capacity.len();
         let credit = self.reset_credit;
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
@@ -835,7 +545,7 @@ impl Gavel {
                 desired.extend(Self::assign(combo, allocation));
             }
         }
-        Decision::reconcile(context.jobs.running_allocations(), desired, self.next_round)
+        Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next())
     }
 
     /// Between rounds: start combinations whose jobs all wait on free GPUs in priority order,
@@ -855,7 +565,7 @@ impl Gavel {
             }
         }
         start.sort_by_key(|entry| entry.0);
-        Decision { start, preempt: Vec::new(), next_tick: self.next_round }
+        Decision { start, preempt: Vec::new(), next_tick: self.clock.next() }
     }
 }
 
@@ -866,16 +576,11 @@ impl Policy for Gavel {
 
     fn knowledge(&self) -> Knowledge {
         // Gavel's jobs declare their total steps at submission; here that is oracle knowledge.
-        match self.objective {
-            Objective::Makespan { .. }
-            | Objective::FinishTimeFairness { .. }
-            | Objective::MaxThroughput { slo_factor: Some(_), .. } => Knowledge::Oracle,
-            _ => Knowledge::Realistic,
-        }
+        if self.objective.oracle() { Knowledge::Oracle } else { Knowledge::Realistic }
     }
 
     fn solver_stats(&self) -> Option<SolverStats> {
-        (!matches!(self.objective, Objective::Fifo { .. } | Objective::Gandiva { .. })).then(|| self.solver.clone())
+        self.objective.solves_lps().then(|| self.solver.clone())
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
@@ -885,7 +590,7 @@ impl Policy for Gavel {
         }
         if context.jobs.n_active() == 0 {
             self.accounts.clear();
-            self.next_round = None;
+            self.clock.stop();
             return Ok(Decision::none());
         }
         let due = self.computed_at.is_none_or(|at| context.now - at >= self.min_interval);
@@ -907,15 +612,11 @@ impl Policy for Gavel {
                 self.accounts.entry(Combo::Single(id)).or_insert(account);
             }
         }
-        let round_due = self.next_round.is_none_or(|round| context.now >= round);
-        if round_due {
-            self.next_round = Some(context.now + self.round);
-            return Ok(self.round_decision(context));
-        }
-        if self.idle_until_round {
-            return Ok(Decision { next_tick: self.next_round, ..Decision::none() });
-        }
-        Ok(self.fill_decision(context))
+        Ok(match self.clock.phase(context.now) {
+            Phase::Round => self.round_decision(context),
+            Phase::Wait => Decision { next_tick: self.clock.next(), ..Decision::none() },
+            Phase::Fill => self.fill_decision(context),
+        })
     }
 }
 

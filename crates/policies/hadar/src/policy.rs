@@ -5,7 +5,7 @@ use crate::subroutine::{JobInput, Market, Progress, Schedule, Utility, best_sche
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
-    Policy, PolicyEnv, PolicyError, PolicyParams, Time,
+    Phase, Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock,
 };
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
@@ -19,7 +19,8 @@ pub struct Hadar {
     /// The throughput table's path (`throughputs=`), relative to the data directory.
     throughputs: String,
     table: Arc<ThroughputTable>,
-    round: f64,
+    /// Rounds (`round=` seconds) and `idle_until_round`.
+    clock: RoundClock,
     progress: Progress,
     task_level: bool,
     forking: bool,
@@ -27,8 +28,6 @@ pub struct Hadar {
     utility: Utility,
     low_factor: f64,
     high_factor: f64,
-    idle_until_round: bool,
-    next_round: Option<Time>,
     /// Per-worker rates per cluster GPU type, by (job type, workers).
     rows: BTreeMap<(Arc<str>, u32), Vec<f64>>,
 }
@@ -129,7 +128,7 @@ impl Hadar {
             name,
             throughputs,
             table: Arc::new(ThroughputTable::default()),
-            round,
+            clock: RoundClock::new(round, idle_until_round),
             progress,
             task_level,
             forking,
@@ -137,8 +136,6 @@ impl Hadar {
             utility: Utility { exponent },
             low_factor,
             high_factor,
-            idle_until_round,
-            next_round: None,
             rows: BTreeMap::new(),
         }))
     }
@@ -200,7 +197,7 @@ impl Hadar {
         let best = rates.iter().copied().fold(0.0, f64::max) * f64::from(job.gpus);
         let duration = remaining / best;
         let utility = self.utility.value(job.weight, oracle.isolated_duration, age + duration);
-        let density = utility / (f64::from(job.gpus) * rounds(duration, self.round));
+        let density = utility / (f64::from(job.gpus) * rounds(duration, self.clock.length()));
         let current = job.allocation.as_ref().map(|allocation| allocation.parts.iter().map(|part| part.0).collect());
         Ok(Prepared {
             id: job.id,
@@ -323,12 +320,12 @@ impl Hadar {
             spec.nodes().iter().map(|node| node.gpu_type.index()).collect(),
             spec.nodes().iter().map(|node| node.gpus).collect(),
             prices,
-            self.round,
+            self.clock.length(),
         );
         if with_running {
             for job in context.jobs.running() {
                 let left = job.oracle_remaining_work(context.now).unwrap_or(0.0);
-                let rounds = left / job.observed_rate().max(f64::MIN_POSITIVE) / self.round;
+                let rounds = left / job.observed_rate().max(f64::MIN_POSITIVE) / self.clock.length();
                 let allocation = job.allocation.as_ref().expect("running");
                 for &(node, gpus) in &allocation.parts {
                     market.take(node.index(), gpus, rounds);
@@ -364,13 +361,13 @@ impl Hadar {
             }
         }
         let running = context.jobs.running().map(|job| (job.id, job.allocation.as_ref().expect("running")));
-        Ok(Decision::reconcile(running, desired, self.next_round))
+        Ok(Decision::reconcile(running, desired, self.clock.next()))
     }
 
     /// Between rounds: waiting jobs may take free GPUs at the prices the current utilisation
     /// sets (the price range still spans every active job's utility per GPU-round).
     fn fill_decision(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
-        let none = Decision { next_tick: self.next_round, ..Decision::none() };
+        let none = Decision { next_tick: self.clock.next(), ..Decision::none() };
         if context.cluster.total_free() == 0 || context.jobs.n_queued() == 0 {
             return Ok(none);
         }
@@ -400,16 +397,13 @@ impl Policy for Hadar {
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
         if context.jobs.n_active() == 0 {
-            self.next_round = None;
+            self.clock.stop();
             return Ok(Decision::none());
         }
-        if self.next_round.is_none_or(|round| context.now >= round) {
-            self.next_round = Some(context.now + self.round);
-            return self.round_decision(context);
+        match self.clock.phase(context.now) {
+            Phase::Round => self.round_decision(context),
+            Phase::Wait => Ok(Decision { next_tick: self.clock.next(), ..Decision::none() }),
+            Phase::Fill => self.fill_decision(context),
         }
-        if self.idle_until_round {
-            return Ok(Decision { next_tick: self.next_round, ..Decision::none() });
-        }
-        self.fill_decision(context)
     }
 }
