@@ -62,3 +62,55 @@ pub enum ExperimentError {
         message: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    /// Each module's `crate::<module>` references, read from the sources.
+    fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let modules: BTreeMap<String, String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter_map(|path| {
+                let name = path.file_stem()?.to_str()?.to_string();
+                (name != "lib").then(|| (name, std::fs::read_to_string(&path).unwrap()))
+            })
+            .collect();
+        modules
+            .iter()
+            .map(|(name, text)| {
+                let used = modules
+                    .keys()
+                    .filter(|other| *other != name && text.contains(&format!("crate::{other}")))
+                    .cloned()
+                    .collect();
+                (name.clone(), used)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn modules_form_no_cycle() {
+        let graph = module_graph();
+        // Depth-first search for a path back to the start.
+        fn reaches(
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            from: &str,
+            target: &str,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            graph[from]
+                .iter()
+                .any(|next| next == target || (seen.insert(next.clone()) && reaches(graph, next, target, seen)))
+        }
+        for module in graph.keys() {
+            assert!(
+                !reaches(&graph, module, module, &mut BTreeSet::new()),
+                "module '{module}' depends on itself: {graph:?}"
+            );
+        }
+        assert!(graph["resolve"].contains("spec") && graph["report"].contains("claims"), "{graph:?}");
+    }
+}

@@ -1,6 +1,6 @@
 //! The YAML experiment spec as written: what to run and what to report. This is the raw form
-//! serde reads (with line numbers in its errors); [`crate::resolve`] checks it as a whole and
-//! turns it into an [`crate::Experiment`].
+//! serde reads (with line numbers in its errors); resolution (`Experiment::resolve`) checks it
+//! as a whole and turns it into an `Experiment`.
 
 use crate::ExperimentError;
 use crate::axis::Axis;
@@ -285,7 +285,7 @@ pub struct ClaimSpec {
 impl ExperimentSpec {
     /// Parses a spec from YAML text; `origin` names it in errors. Only what serde checks is
     /// checked here (keys, types, policy names and parameters, metric and axis names, each at
-    /// its line); [`crate::Experiment::resolve`] does the rest.
+    /// its line); resolution (`Experiment::resolve`) does the rest.
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
         serde_saphyr::from_str(text)
             .map_err(|error| ExperimentError::Spec { path: origin.to_string(), message: error.to_string() })
