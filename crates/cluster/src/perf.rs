@@ -69,6 +69,16 @@ pub enum PerfError {
     },
 }
 
+/// A job's rate on an allocation from some progress on: constant until the job's progress
+/// reaches `until` (steps), when the engine asks again; `None` means until the job finishes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RateSegment {
+    /// Steps per second; 0 means the job holds its GPUs without progressing.
+    pub rate: f64,
+    /// The progress (steps, more than the progress asked about) at which the rate may change.
+    pub until: Option<f64>,
+}
+
 /// The engine's ground truth: steps per second of a job on an allocation.
 pub trait PerfModel: Send + Sync {
     /// Returns a short description for error messages, e.g. `throughput table 'x.json'`.
@@ -91,6 +101,15 @@ pub trait PerfModel: Send + Sync {
             slowest = slowest.min(self.rate(job, gpu_type, total)?);
         }
         Ok(slowest)
+    }
+
+    /// Returns the rate of `job` on an allocation given as `(gpu type, gpus)` parts once it has
+    /// made `progress` steps, and the progress at which that rate may change (piecewise-constant
+    /// rates: statistical efficiency that changes with training, say). The default is
+    /// [`PerfModel::allocation_rate`], valid until the job finishes.
+    fn segment(&self, job: &JobSpec, parts: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+        let _ = progress;
+        Ok(RateSegment { rate: self.allocation_rate(job, parts)?, until: None })
     }
 
     /// Returns steps per second of `job` while it shares `gpus` GPUs of `gpu_type` with

@@ -1,6 +1,6 @@
 //! The [`Policy`] trait: the one thing a new scheduler must implement.
 
-use crate::{ClusterView, Decision, JobId, JobsView, Time};
+use crate::{ClusterSpec, ClusterView, Decision, JobId, JobsView, Time};
 
 /// What a policy is allowed to know beyond what a real scheduler observes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,8 +25,22 @@ pub struct Context<'a> {
     pub arrived: &'a [JobId],
     /// Jobs that finished at `now`, in id order (no longer in `jobs`).
     pub finished: &'a [JobId],
+    /// Running jobs whose rate changed at `now` without a restart (a segment of a
+    /// piecewise-constant perf model ended, or a space-sharing partner left), in id order.
+    pub rate_changed: &'a [JobId],
     /// True if and only if a tick the policy asked for is due at `now`.
     pub tick: bool,
+}
+
+/// What a policy is told when a run begins ([`Policy::begin_run`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RunStart<'a> {
+    /// The cluster of this run (one virtual cluster's when a run is partitioned).
+    pub cluster: &'a ClusterSpec,
+    /// The run's seed, derived from the experiment, the sweep point and the spec's seed (the
+    /// same for every policy there, different across seeds): all of a policy's randomness
+    /// should come from it.
+    pub seed: u64,
 }
 
 /// Occurs when a policy cannot produce a decision.
@@ -116,8 +130,18 @@ pub trait Policy: Send {
         false
     }
 
+    /// Called once before the first decision of a run. Default: nothing.
+    fn begin_run(&mut self, run: &RunStart<'_>) -> Result<(), PolicyError> {
+        let _ = run;
+        Ok(())
+    }
+
     /// Decides what changes at this decision point.
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError>;
+
+    /// Called once after the last decision of a run (also when it stops at `max_time`).
+    /// Default: nothing.
+    fn end_run(&mut self) {}
 
     /// Returns what the policy's solver did so far (`None` for policies without one).
     fn solver_stats(&self) -> Option<SolverStats> {

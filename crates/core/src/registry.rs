@@ -44,7 +44,7 @@ impl PolicyEnv {
     }
 
     /// The run's seed: derived from the spec, the sweep point and the spec's seed (the same
-    /// seed the workload is generated from), so a learned or randomised policy is a pure function
+    /// that [`crate::RunStart`] carries), so a learned or randomised policy is a pure function
     /// of the run.
     pub fn seed(&self) -> u64 {
         self.seed

@@ -169,13 +169,20 @@ impl JobView {
     /// partner stopped, so it keeps its GPUs alone (`colocated_with` is cleared). Progress made
     /// so far is kept; a restart overhead still running is not cut short. Used by the engine.
     pub fn record_rate_change(&mut self, now: Time, rate: f64) {
-        debug_assert_eq!(self.state, JobState::Running);
-        self.progress_base = self.progress(now);
-        self.productive_from = self.productive_from.max(now);
-        self.rate = rate;
+        self.record_segment(now, self.progress(now), rate);
         if let Some(allocation) = self.allocation.as_mut() {
             allocation.colocated_with = None;
         }
+    }
+
+    /// Records that the job, with `progress` steps done at `now`, runs on at `rate` on the same
+    /// allocation, without a restart (a rate segment of its perf model ended). A restart overhead
+    /// still running is not cut short. Used by the engine.
+    pub fn record_segment(&mut self, now: Time, progress: f64, rate: f64) {
+        debug_assert_eq!(self.state, JobState::Running);
+        self.progress_base = progress;
+        self.productive_from = self.productive_from.max(now);
+        self.rate = rate;
     }
 
     /// Records that the job stops at `now` and returns its allocation. Used by the engine.

@@ -37,6 +37,9 @@ pub struct RunPlan {
     /// Seed for the workload's generator and model assignment, derived from the spec, the
     /// point and the seed with a stable hash (never from thread identity or time).
     pub workload_seed: u64,
+    /// The run's seed for the policy (`RunStart::seed`, `PolicyEnv::seed`), derived like the
+    /// workload seed but as a separate stream: the same for every policy at one point and seed.
+    pub run_seed: u64,
 }
 
 /// 64-bit FNV-1a: a stable hash for deriving seeds.
@@ -85,6 +88,7 @@ pub fn expand(
             let workload_key =
                 format!("{}seed={seed}", if point.0.is_empty() { String::new() } else { point.label() + ";" });
             let workload_seed = stable_hash(&[name, &workload_text, &workload_key]);
+            let run_seed = stable_hash(&[name, &workload_text, &workload_key, "run"]);
             for policy in policies {
                 let key = format!("policy={policy};{workload_key}");
                 runs.push(RunPlan {
@@ -94,6 +98,7 @@ pub fn expand(
                     point: point.clone(),
                     workload_key: workload_key.clone(),
                     workload_seed,
+                    run_seed,
                 });
             }
         }

@@ -241,9 +241,10 @@ fn run_one(
         max_time: sim.max_time.map(schedlab_core::Time::from_secs),
         check_invariants,
         fork_overhead: sim.fork_overhead,
+        seed: plan.run_seed,
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
-    let env = setup.env.with_seed(plan.workload_seed);
+    let env = setup.env.with_seed(plan.run_seed);
     let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
     let mut solver: Option<schedlab_core::SolverStats> = None;
     let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {

@@ -104,3 +104,24 @@ tables:
     let manifest = std::fs::read_to_string(results.join("files/manifest.json")).unwrap();
     assert!(manifest.contains("policy_files") && manifest.contains("policy.json"), "{manifest}");
 }
+
+#[test]
+fn run_seeds_differ_across_seeds_and_points_and_are_shared_by_policies() {
+    let experiment = crate::common::parse(SMALL).unwrap();
+    let runs = experiment.runs();
+    let again = crate::common::parse(SMALL).unwrap().runs();
+    assert_eq!(
+        runs.iter().map(|plan| plan.run_seed).collect::<Vec<_>>(),
+        again.iter().map(|plan| plan.run_seed).collect::<Vec<_>>()
+    );
+    let mut by_workload: std::collections::BTreeMap<&str, std::collections::BTreeSet<u64>> = Default::default();
+    for plan in &runs {
+        by_workload.entry(&plan.workload_key).or_default().insert(plan.run_seed);
+        assert_ne!(plan.run_seed, plan.workload_seed, "a separate stream from the workload's");
+    }
+    // Two seeds x two rates: four workloads, each with one run seed for all three policies.
+    assert_eq!(by_workload.len(), 4);
+    assert!(by_workload.values().all(|seeds| seeds.len() == 1));
+    let distinct: std::collections::BTreeSet<u64> = by_workload.values().flatten().copied().collect();
+    assert_eq!(distinct.len(), 4);
+}

@@ -1,9 +1,11 @@
 //! Engine throughput: FIFO and LAS over 100,000 synthetic jobs on a 2,816-GPU cluster
 //! (Philly's size: 352 nodes x 8 GPUs). Criterion reports events per second (arrivals,
-//! completions and ticks) and the time of a whole run.
+//! completions and ticks) and the time of a whole run. A second group runs 2,000 of those jobs
+//! under FIFO with rigid rates and with a model whose rate segment ends every simulated minute,
+//! so that the cost of the rate-change path shows as events per second against the rigid case.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use schedlab_cluster::{CompactCluster, TraceDuration};
+use schedlab_cluster::{CompactCluster, PerfError, PerfModel, RateSegment, TraceDuration};
 use schedlab_core::{ClusterSpec, JobSpec};
 use schedlab_sim::{SimConfig, run};
 use schedlab_trace::synthetic::{Arrivals, GavelStyle};
@@ -59,5 +61,50 @@ fn engine(criterion: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+/// Rigid speeds, but a new rate segment every simulated minute (the rate alternates between
+/// the rigid rate and 90% of it), as a model whose efficiency changes during training would.
+struct EveryMinute;
+
+impl PerfModel for EveryMinute {
+    fn describe(&self) -> String {
+        "a new rate every simulated minute".into()
+    }
+
+    fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
+        TraceDuration::uniform().rate(job, gpu_type, gpus)
+    }
+
+    fn segment(&self, job: &JobSpec, parts: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+        let base = self.allocation_rate(job, parts)?;
+        // The engine asks again at exactly the previous `until`: nudge past float rounding.
+        let minute = (progress / (60.0 * base) + 1e-9).floor();
+        let rate = if (minute as u64).is_multiple_of(2) { base } else { 0.9 * base };
+        Ok(RateSegment { rate, until: Some((minute + 1.0) * 60.0 * base) })
+    }
+}
+
+fn rate_segments(criterion: &mut Criterion) {
+    let cluster = philly_sized();
+    let config = SimConfig { check_invariants: false, ..SimConfig::default() };
+    let jobs: Vec<JobSpec> = workload(60.0).into_iter().take(2_000).collect();
+    let mut group = criterion.benchmark_group("rate_segments_2000_jobs");
+    group.sample_size(10);
+    let models: [(&str, &dyn PerfModel); 2] = [("rigid", &TraceDuration::uniform()), ("every_minute", &EveryMinute)];
+    for (name, model) in models {
+        let env = schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none());
+        let mut policy = schedlab_zoo::build("fifo", &env).unwrap();
+        let probe = run(cluster.clone(), &jobs, model, policy.as_mut(), &config).unwrap();
+        eprintln!("fifo, {name}: {} events, one run {:?}", probe.metrics.events, probe.wall_time);
+        group.throughput(Throughput::Elements(probe.metrics.events));
+        group.bench_function(format!("fifo_{name}"), |bencher| {
+            bencher.iter(|| {
+                let mut policy = schedlab_zoo::build("fifo", &env).unwrap();
+                run(cluster.clone(), &jobs, model, policy.as_mut(), &config).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, rate_segments);
 criterion_main!(benches);

@@ -59,6 +59,10 @@ pub struct SimConfig {
     /// copies' combined progress that a forked job loses to aggregating their parameters,
     /// in `[0, 1)`. The papers give no figure; 0.05 is our assumption.
     pub fork_overhead: f64,
+    /// The run's seed, handed to the policy in [`schedlab_core::RunStart`]: a policy's
+    /// randomness comes from it, so a run is a function of its inputs and this seed.
+    #[serde(default)]
+    pub seed: u64,
 }
 
 impl Default for SimConfig {
@@ -70,6 +74,7 @@ impl Default for SimConfig {
             max_time: None,
             check_invariants: cfg!(debug_assertions),
             fork_overhead: DEFAULT_FORK_OVERHEAD,
+            seed: 0,
         }
     }
 }

@@ -2,10 +2,10 @@
 
 use crate::metrics::{BusyTimeline, JobRecord, RunMetrics, summarize};
 use crate::{SimConfig, SimError};
-use schedlab_cluster::{PerfError, PerfModel};
+use schedlab_cluster::{PerfError, PerfModel, RateSegment};
 use schedlab_core::{
     Allocation, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView, JobsView, Knowledge,
-    OracleInfo, Policy, SolverStats, Time,
+    OracleInfo, Policy, RunStart, SolverStats, Time,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -33,8 +33,18 @@ pub struct RunResult {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum EventKind {
-    Completion { job: JobId, epoch: u32 },
-    Tick { epoch: u64 },
+    Completion {
+        job: JobId,
+        epoch: u32,
+    },
+    /// The job's progress reaches the end of its perf model's current rate segment.
+    RateChange {
+        job: JobId,
+        epoch: u32,
+    },
+    Tick {
+        epoch: u64,
+    },
 }
 
 /// A heap entry; ordered by time, then by insertion sequence, so ties break identically on
@@ -66,6 +76,9 @@ struct JobState {
     copy_overhead: f64,
     /// When the current `copy_rates` started to accrue.
     segment_from: Time,
+    /// The progress at which the perf model's current rate segment ends (`None`: it lasts
+    /// until the job finishes).
+    segment_until: Option<f64>,
 }
 
 /// A policy calling for ticks with nothing running and nothing left to arrive this many times
@@ -95,6 +108,7 @@ struct Engine<'a> {
     timeline: BusyTimeline,
     arrived: Vec<JobId>,
     finished: Vec<JobId>,
+    rate_changed: Vec<JobId>,
 }
 
 /// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
@@ -140,9 +154,18 @@ pub fn run(
         idle_decisions: 0,
         arrived: Vec::new(),
         finished: Vec::new(),
+        rate_changed: Vec::new(),
     };
     engine.timeline.record(0.0, &vec![0; n_types]);
-    engine.run_loop()?;
+    let run = RunStart { cluster: engine.cluster.spec(), seed: config.seed };
+    engine.policy.begin_run(&run).map_err(|cause| SimError::Policy {
+        policy: engine.policy_name.clone(),
+        time: Time::ZERO,
+        cause,
+    })?;
+    let outcome = engine.run_loop();
+    engine.policy.end_run();
+    outcome?;
     let result = engine.finish(started);
     Ok(result)
 }
@@ -196,7 +219,9 @@ impl Engine<'_> {
 
     fn is_live(&self, event: &Event) -> bool {
         match event.kind {
-            EventKind::Completion { job, epoch } => self.states[job.index()].epoch == epoch,
+            EventKind::Completion { job, epoch } | EventKind::RateChange { job, epoch } => {
+                self.states[job.index()].epoch == epoch
+            }
             EventKind::Tick { epoch } => self.tick_epoch == epoch,
         }
     }
@@ -217,7 +242,7 @@ impl Engine<'_> {
             let next_arrival = self.workload.get(self.next_arrival).map(|job| job.arrival);
             let next_event = self.next_heap_time();
             let now = match (next_arrival, next_event) {
-                (None, None) => return Ok(()),
+                (None, None) => return self.check_all_done(),
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
             };
@@ -228,6 +253,7 @@ impl Engine<'_> {
             self.now = now;
             self.arrived.clear();
             self.finished.clear();
+            self.rate_changed.clear();
             while let Some(job) = self.workload.get(self.next_arrival).filter(|job| job.arrival == now) {
                 self.admit(job)?;
                 self.next_arrival += 1;
@@ -244,6 +270,7 @@ impl Engine<'_> {
                 self.events += 1;
                 match event.kind {
                     EventKind::Completion { job, .. } => self.complete(job)?,
+                    EventKind::RateChange { job, .. } => self.next_segment(job)?,
                     EventKind::Tick { .. } => {
                         tick = true;
                         self.pending_tick = None;
@@ -351,17 +378,99 @@ impl Engine<'_> {
         let spec = self.cluster.spec_arc().clone();
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let spec_job = &self.workload[job.index()];
-        let rate = self.perf.allocation_rate(spec_job, &typed).map_err(|source| self.perf_failure(job, source))?;
-        self.bank_copies(job, Some(rate));
+        let progress = view.progress(self.now);
+        let segment = self.segment(job, &typed, progress)?;
+        self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
-        view.record_rate_change(self.now, rate);
-        let finish = view.productive_from() + (spec_job.work - view.progress(self.now)).max(0.0) / rate;
+        view.record_rate_change(self.now, segment.rate);
         let state = &mut self.states[job.index()];
         state.epoch += 1;
-        let epoch = state.epoch;
-        self.push(finish.max(self.now), EventKind::Completion { job, epoch });
+        state.segment_until = segment.until;
+        self.schedule_progress_event(job);
+        self.rate_changed.push(job);
         Ok(())
+    }
+
+    /// The perf model's rate segment for `job` on `typed` parts at `progress`, checked: a finite
+    /// rate >= 0, ending (if it ends) beyond `progress`.
+    fn segment(&self, job: JobId, typed: &[(&str, u32)], progress: f64) -> Result<RateSegment, SimError> {
+        let spec_job = &self.workload[job.index()];
+        let segment = self.perf.segment(spec_job, typed, progress).map_err(|source| self.perf_failure(job, source))?;
+        if !(segment.rate.is_finite() && segment.rate >= 0.0) {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!("{} gave {job} a rate of {} steps/s", self.perf.describe(), segment.rate),
+            });
+        }
+        if let Some(until) = segment.until
+            && !(until.is_finite() && until > progress)
+        {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!(
+                    "{} gave {job} a rate segment ending at progress {until}, not beyond its progress {progress}",
+                    self.perf.describe()
+                ),
+            });
+        }
+        Ok(segment)
+    }
+
+    /// Schedules the running job's next progress event in its current epoch: the end of its
+    /// rate segment, or its completion. A job at rate 0 gets none.
+    fn schedule_progress_event(&mut self, job: JobId) {
+        let view = self.jobs.get(job).expect("a running job");
+        let rate = view.observed_rate();
+        if rate <= 0.0 {
+            return;
+        }
+        let work = self.workload[job.index()].work;
+        let progress = view.progress(self.now.max(view.productive_from()));
+        let state = &self.states[job.index()];
+        let (target, kind) = match state.segment_until {
+            Some(until) if until < work => (until, EventKind::RateChange { job, epoch: state.epoch }),
+            _ => (work, EventKind::Completion { job, epoch: state.epoch }),
+        };
+        let at = view.productive_from().max(self.now) + (target - progress).max(0.0) / rate;
+        self.push(at.max(self.now), kind);
+    }
+
+    /// `job` reached the end of its rate segment: it runs on at the next segment's rate, with
+    /// no restart.
+    fn next_segment(&mut self, job: JobId) -> Result<(), SimError> {
+        let view = self.jobs.get(job).expect("a running job");
+        let progress = self.states[job.index()].segment_until.expect("a rate change ends a segment");
+        let allocation = view.allocation.as_ref().expect("running");
+        let spec = self.cluster.spec_arc().clone();
+        let typed: Vec<(&str, u32)> =
+            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
+        let segment = self.segment(job, &typed, progress)?;
+        self.bank_copies(job, Some(segment.rate));
+        let view = self.jobs.get_mut(job).expect("checked above");
+        view.record_segment(self.now, progress, segment.rate);
+        let state = &mut self.states[job.index()];
+        state.epoch += 1;
+        state.segment_until = segment.until;
+        self.schedule_progress_event(job);
+        self.rate_changed.push(job);
+        Ok(())
+    }
+
+    /// The run ran out of events: every job must have finished (a job at rate 0 with nothing
+    /// left to happen never would).
+    fn check_all_done(&self) -> Result<(), SimError> {
+        match self.jobs.running().next() {
+            None => Ok(()),
+            Some(first) => Err(SimError::Stalled {
+                policy: self.policy_name.clone(),
+                time: self.now,
+                message: format!(
+                    "{} jobs hold GPUs at rate 0 with no arrivals, completions or ticks left; the first is {}",
+                    self.jobs.n_running(),
+                    first.id
+                ),
+            }),
+        }
     }
 
     fn complete(&mut self, job: JobId) -> Result<(), SimError> {
@@ -394,6 +503,7 @@ impl Engine<'_> {
             jobs: &self.jobs,
             arrived: &self.arrived,
             finished: &self.finished,
+            rate_changed: &self.rate_changed,
             tick,
         };
         let decision = self.policy.schedule(&context).map_err(|source| SimError::Policy {
@@ -615,6 +725,8 @@ impl Engine<'_> {
         let mut copy_rates = std::mem::take(&mut self.states[job.index()].copy_rates);
         copy_rates.clear();
         let mut copy_overhead = 0.0;
+        let progress = view.progress(self.now);
+        let mut segment_until = None;
         let rate = if allocation.forked {
             for &(gpu_type, copy) in &typed {
                 copy_rates
@@ -624,14 +736,23 @@ impl Engine<'_> {
             copy_rates.iter().sum::<f64>() * (1.0 - copy_overhead)
         } else {
             let rate = match allocation.colocated_with {
-                Some(partner) => self.perf.colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus),
-                None => self.perf.allocation_rate(spec_job, &typed),
+                Some(partner) => self
+                    .perf
+                    .colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus)
+                    .map_err(|source| self.perf_failure(job, source))?,
+                None => {
+                    let segment = self.segment(job, &typed, progress)?;
+                    segment_until = segment.until;
+                    segment.rate
+                }
             };
-            let rate = rate.map_err(|source| self.perf_failure(job, source))?;
             copy_rates.push(rate);
             rate
         };
-        if !(rate.is_finite() && rate > 0.0) {
+        // Forked and co-located rates come from `rate`, which must be positive; a plain
+        // allocation's segment may have rate 0 (checked in `segment`).
+        let positive_required = allocation.forked || allocation.colocated_with.is_some();
+        if !(rate.is_finite() && (rate > 0.0 || !positive_required && rate == 0.0)) {
             return Err(SimError::Invariant {
                 time: self.now,
                 message: format!("{} gave {job} a rate of {rate} steps/s", self.perf.describe()),
@@ -639,17 +760,15 @@ impl Engine<'_> {
         }
         let pays_overhead = view.first_start.is_some() || self.config.overhead_on_first_start;
         let productive_from = if pays_overhead { self.now + self.config.restart_overhead } else { self.now };
-        let remaining = (spec_job.work - view.progress(self.now)).max(0.0);
         let state = &mut self.states[job.index()];
         state.copy_rates = copy_rates;
         state.copy_overhead = copy_overhead;
         state.segment_from = productive_from;
+        state.segment_until = segment_until;
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_start(self.now, allocation, rate, productive_from);
         self.jobs.sync_state(job);
-        let epoch = self.states[job.index()].epoch;
-        let finish = productive_from + remaining / rate;
-        self.push(finish.max(self.now), EventKind::Completion { job, epoch });
+        self.schedule_progress_event(job);
         Ok(())
     }
 

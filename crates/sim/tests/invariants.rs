@@ -49,6 +49,52 @@ impl schedlab_cluster::PerfModel for SharingModel {
     }
 }
 
+/// Piecewise-constant rates: from `fraction` of its work on, a job runs at `rate` (the first
+/// entry starts at 0); 60% of the first rate while sharing.
+#[derive(Debug)]
+struct SegmentModel(Vec<(f64, f64)>);
+
+impl schedlab_cluster::PerfModel for SegmentModel {
+    fn describe(&self) -> String {
+        format!("segments {:?}", self.0)
+    }
+
+    fn rate(&self, _: &schedlab_core::JobSpec, _: &str, _: u32) -> Result<f64, schedlab_cluster::PerfError> {
+        Ok(self.0[0].1)
+    }
+
+    fn segment(
+        &self,
+        job: &schedlab_core::JobSpec,
+        _: &[(&str, u32)],
+        progress: f64,
+    ) -> Result<schedlab_cluster::RateSegment, schedlab_cluster::PerfError> {
+        let index = self.0.iter().rposition(|(fraction, _)| fraction * job.work <= progress).unwrap_or(0);
+        let until = self.0.get(index + 1).map(|(fraction, _)| fraction * job.work);
+        Ok(schedlab_cluster::RateSegment { rate: self.0[index].1, until })
+    }
+
+    fn colocated_rate(
+        &self,
+        _: &schedlab_core::JobSpec,
+        _: &schedlab_core::JobSpec,
+        _: &str,
+        _: u32,
+    ) -> Result<f64, schedlab_cluster::PerfError> {
+        Ok(0.6 * self.0[0].1)
+    }
+}
+
+fn segments_strategy() -> impl Strategy<Value = Vec<(f64, f64)>> {
+    (prop::collection::vec(0.01..0.99f64, 0..4), prop::collection::vec(0.25..4.0f64, 4)).prop_map(
+        |(mut cuts, rates)| {
+            cuts.sort_by(f64::total_cmp);
+            cuts.dedup();
+            std::iter::once(0.0).chain(cuts).zip(rates).collect()
+        },
+    )
+}
+
 fn random_allocation(rng: &mut ChaCha8Rng, plan: &ClusterView, gpus: u32) -> Option<Allocation> {
     if plan.total_free() < gpus {
         return None;
@@ -343,5 +389,44 @@ proptest! {
             prop_assert!((record.waiting_time + record.run_time - jct).abs() < 1e-6, "{record:?}");
         }
         prop_assert!(result.metrics.utilization <= 1.0 + 1e-9);
+    }
+
+    #[test]
+    fn random_rate_segments_never_break_an_invariant(
+        nodes in cluster_strategy(),
+        workload in workload_strategy(),
+        segments in segments_strategy(),
+        seed in any::<u64>(),
+        overhead in prop_oneof![Just(0.0), 0.0..5.0f64],
+        share in any::<bool>(),
+    ) {
+        // Rates change at random fractions of each job's work while random decisions preempt,
+        // restart and pair jobs: the engine checks its invariants at every decision and that a
+        // completing job's progress equals its work; every job finishes, no faster than its
+        // fastest rate allows, and, without sharing (a pair holds its GPUs once), the GPU time
+        // adds up.
+        let cluster = Arc::new(schedlab_cluster::build::from_node_list(&nodes).unwrap());
+        let largest = cluster.nodes().iter().map(|node| node.gpus).max().unwrap();
+        let workload: Vec<(f64, u32, f64)> =
+            workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(largest), work)).collect();
+        let jobs = rigid(&workload);
+        let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
+        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share, fork: false };
+        let model = SegmentModel(segments);
+        let fastest = model.0.iter().map(|(_, rate)| *rate).fold(0.0, f64::max);
+        let result = run(cluster.clone(), &jobs, &model, &mut policy, &config).unwrap();
+        let mut per_type = vec![0.0; cluster.gpu_types().len()];
+        for (job, record) in jobs.iter().zip(&result.jobs) {
+            let jct = record.jct.expect("every job finishes");
+            prop_assert!(record.run_time >= job.work / fastest - 1e-6, "{record:?}");
+            prop_assert!((record.waiting_time + record.run_time - jct).abs() < 1e-6, "{record:?}");
+            for (total, seconds) in per_type.iter_mut().zip(&record.gpu_seconds) {
+                *total += seconds;
+            }
+        }
+        let busy = result.timeline.integrate(0.0, result.metrics.end_time);
+        for (from_jobs, from_timeline) in per_type.iter().zip(&busy).filter(|_| !share) {
+            prop_assert!((from_jobs - from_timeline).abs() < 1e-6 * from_jobs.max(1.0), "{per_type:?} vs {busy:?}");
+        }
     }
 }

@@ -13,3 +13,5 @@ mod determinism;
 mod space_sharing;
 // Job forking (HadarE): copies on separate nodes, progress summed less aggregation, refusals.
 mod forking;
+// Piecewise-constant rates (rate segments), zero rates, and the begin/end-of-run hooks.
+mod rate_segments;

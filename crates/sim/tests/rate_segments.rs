@@ -1,0 +1,180 @@
+//! Piecewise-constant rates, zero rates and the run hooks, worked out by hand.
+
+use crate::common::{Scripted, cluster};
+use schedlab_cluster::{PerfError, PerfModel, RateSegment};
+use schedlab_core::{Allocation, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, RunStart, Time};
+use schedlab_sim::{SimConfig, SimError, run};
+
+/// `breaks[i] = (progress, rate)`: the job runs at `rate` from `progress` on (the first entry
+/// starts at 0), whatever its allocation.
+struct Stepped {
+    breaks: Vec<(f64, f64)>,
+}
+
+impl PerfModel for Stepped {
+    fn describe(&self) -> String {
+        "stepped test model".into()
+    }
+
+    fn rate(&self, _: &JobSpec, _: &str, _: u32) -> Result<f64, PerfError> {
+        Ok(self.breaks[0].1)
+    }
+
+    fn segment(&self, _: &JobSpec, _: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+        let index = self.breaks.iter().rposition(|(from, _)| *from <= progress).expect("the first break is at 0");
+        Ok(RateSegment { rate: self.breaks[index].1, until: self.breaks.get(index + 1).map(|(from, _)| *from) })
+    }
+}
+
+fn halving() -> Stepped {
+    Stepped { breaks: vec![(0.0, 2.0), (50.0, 1.0)] }
+}
+
+fn config() -> SimConfig {
+    SimConfig { check_invariants: true, ..SimConfig::default() }
+}
+
+fn start(job: u32) -> Decision {
+    Decision { start: vec![(JobId(job), Allocation::on_node(NodeId(0), 1))], ..Decision::none() }
+}
+
+fn one_job(work: f64) -> Vec<JobSpec> {
+    vec![JobSpec::new(JobId(0), Time::ZERO, 1, "rigid", work)]
+}
+
+#[test]
+fn a_rate_that_halves_at_half_the_work_finishes_when_worked_out_by_hand() {
+    // 100 steps: 50 at 2 steps/s take 25 s, the other 50 at 1 step/s take 50 s: done at 75 s.
+    let result = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut Scripted(vec![start(0)]), &config()).unwrap();
+    assert_eq!(result.jobs[0].jct, Some(75.0));
+    assert_eq!(result.jobs[0].restarts, 0);
+    // Two events beyond the arrival: the rate change and the completion.
+    assert_eq!(result.metrics.events, 3);
+}
+
+#[test]
+fn a_preempted_job_resumes_in_the_segment_it_reached() {
+    // Runs 0-10 s at 2/s (20 steps); preempted until 20 s; restarts with a 5 s overhead, so it
+    // progresses from 25 s: 30 steps to the break at 2/s take 15 s (40 s), then 50 at 1/s: 90 s.
+    struct PreemptAtTen(u32);
+    impl Policy for PreemptAtTen {
+        fn name(&self) -> &str {
+            "preempt-at-ten"
+        }
+        fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+            self.0 += 1;
+            Ok(match self.0 {
+                1 => Decision { next_tick: Some(Time::from_secs(10.0)), ..start(0) },
+                2 => Decision { preempt: vec![JobId(0)], next_tick: Some(Time::from_secs(20.0)), ..Decision::none() },
+                3 => start(0),
+                _ => {
+                    assert!(context.rate_changed.is_empty() || context.rate_changed == [JobId(0)]);
+                    Decision::none()
+                }
+            })
+        }
+    }
+    let config = SimConfig { restart_overhead: 5.0, ..config() };
+    let result = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut PreemptAtTen(0), &config).unwrap();
+    assert_eq!(result.jobs[0].jct, Some(90.0));
+    assert_eq!(result.jobs[0].restarts, 1);
+}
+
+#[test]
+fn policies_are_told_which_jobs_changed_rate() {
+    // Three breaks: 2/s to 10 steps (5 s), 1/s to 20 (15 s), 4/s to 40 (20 s).
+    struct Recorder(Vec<(f64, Vec<JobId>)>);
+    impl Policy for Recorder {
+        fn name(&self) -> &str {
+            "recorder"
+        }
+        fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+            self.0.push((context.now.secs(), context.rate_changed.to_vec()));
+            Ok(if context.now == Time::ZERO { start(0) } else { Decision::none() })
+        }
+    }
+    let model = Stepped { breaks: vec![(0.0, 2.0), (10.0, 1.0), (20.0, 4.0)] };
+    let mut recorder = Recorder(Vec::new());
+    let result = run(cluster("g=1", 1), &one_job(40.0), &model, &mut recorder, &config()).unwrap();
+    assert_eq!(result.jobs[0].jct, Some(20.0));
+    assert_eq!(recorder.0, vec![(0.0, vec![]), (5.0, vec![JobId(0)]), (15.0, vec![JobId(0)]), (20.0, vec![])]);
+}
+
+#[test]
+fn a_job_at_rate_zero_holds_its_gpus_and_a_run_left_with_only_such_jobs_is_an_error() {
+    // J0 runs at 0 steps/s forever: the run cannot end, and says so instead of returning
+    // unfinished jobs as if all were well.
+    let frozen = Stepped { breaks: vec![(0.0, 0.0)] };
+    let error = run(cluster("g=1", 1), &one_job(10.0), &frozen, &mut Scripted(vec![start(0)]), &config()).unwrap_err();
+    assert!(matches!(error, SimError::Stalled { .. }), "{error}");
+    assert!(error.to_string().contains("hold GPUs at rate 0"), "{error}");
+
+    // A zero rate is a state, not an error: the job holds its GPU at rate 0 until the policy
+    // preempts it at 10 s.
+    struct ZeroThenTick(u32);
+    impl Policy for ZeroThenTick {
+        fn name(&self) -> &str {
+            "zero-then-tick"
+        }
+        fn schedule(&mut self, _: &Context<'_>) -> Result<Decision, PolicyError> {
+            self.0 += 1;
+            Ok(match self.0 {
+                1 => Decision { next_tick: Some(Time::from_secs(10.0)), ..start(0) },
+                2 => Decision { preempt: vec![JobId(0)], ..Decision::none() },
+                _ => Decision::none(),
+            })
+        }
+    }
+    let error =
+        run(cluster("g=1", 1), &one_job(10.0), &frozen, &mut ZeroThenTick(0), &config()).unwrap_err().to_string();
+    // Preempted at 10 s with nothing left to happen: the queue stall check names the job.
+    assert!(error.contains("wait on an idle cluster"), "{error}");
+}
+
+#[test]
+fn a_segment_that_does_not_end_beyond_the_progress_is_refused() {
+    struct Stuck;
+    impl PerfModel for Stuck {
+        fn describe(&self) -> String {
+            "stuck test model".into()
+        }
+        fn rate(&self, _: &JobSpec, _: &str, _: u32) -> Result<f64, PerfError> {
+            Ok(1.0)
+        }
+        fn segment(&self, _: &JobSpec, _: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+            Ok(RateSegment { rate: 1.0, until: Some(progress) })
+        }
+    }
+    let error = run(cluster("g=1", 1), &one_job(10.0), &Stuck, &mut Scripted(vec![start(0)]), &config()).unwrap_err();
+    assert!(error.to_string().contains("stuck test model gave job 0 a rate segment ending at progress 0"), "{error}");
+}
+
+#[test]
+fn begin_run_gets_the_cluster_and_seed_and_end_run_is_called() {
+    struct Hooks {
+        seed: Option<u64>,
+        gpus: u32,
+        ended: bool,
+    }
+    impl Policy for Hooks {
+        fn name(&self) -> &str {
+            "hooks"
+        }
+        fn begin_run(&mut self, run: &RunStart<'_>) -> Result<(), PolicyError> {
+            self.seed = Some(run.seed);
+            self.gpus = run.cluster.total_gpus();
+            Ok(())
+        }
+        fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+            assert!(self.seed.is_some(), "begin_run comes first");
+            Ok(if context.now == Time::ZERO { start(0) } else { Decision::none() })
+        }
+        fn end_run(&mut self) {
+            self.ended = true;
+        }
+    }
+    let mut hooks = Hooks { seed: None, gpus: 0, ended: false };
+    let config = SimConfig { seed: 42, ..config() };
+    run(cluster("g=3", 3), &one_job(10.0), &halving(), &mut hooks, &config).unwrap();
+    assert_eq!((hooks.seed, hooks.gpus, hooks.ended), (Some(42), 3, true));
+}
