@@ -4,7 +4,7 @@
 //! they know (observed progress, or a table they are given separately).
 
 use crate::ClusterFileError;
-use schedlab_core::JobSpec;
+use schedlab_core::{BatchConfig, JobSpec};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
@@ -103,12 +103,19 @@ pub trait PerfModel: Send + Sync {
         Ok(slowest)
     }
 
-    /// Returns the rate of `job` on an allocation given as `(gpu type, gpus)` parts once it has
-    /// made `progress` steps, and the progress at which that rate may change (piecewise-constant
-    /// rates: statistical efficiency that changes with training, say). The default is
+    /// Returns the rate of `job` on an allocation given as `(gpu type, gpus)` parts, training
+    /// with `batch` (`None`: the job's own), once it has made `progress` steps, and the progress
+    /// at which that rate may change (piecewise-constant rates: statistical efficiency that
+    /// changes with training, say). The default ignores the batch and the progress:
     /// [`PerfModel::allocation_rate`], valid until the job finishes.
-    fn segment(&self, job: &JobSpec, parts: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
-        let _ = progress;
+    fn segment(
+        &self,
+        job: &JobSpec,
+        parts: &[(&str, u32)],
+        batch: Option<BatchConfig>,
+        progress: f64,
+    ) -> Result<RateSegment, PerfError> {
+        let _ = (batch, progress);
         Ok(RateSegment { rate: self.allocation_rate(job, parts)?, until: None })
     }
 

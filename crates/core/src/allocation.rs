@@ -3,13 +3,24 @@
 use crate::{JobId, NodeId, Time};
 use serde::{Deserialize, Serialize};
 
+/// How a data-parallel job trains on its GPUs: the batch each GPU computes per step and how
+/// many such micro-batches it accumulates before an update (Pollux chooses both per job).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BatchConfig {
+    /// Examples per GPU per micro-batch.
+    pub local_batch: u32,
+    /// Micro-batches accumulated per update (1: none).
+    pub accumulation_steps: u32,
+}
+
 /// The GPUs a job runs on: a number of GPUs on each of one or more nodes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Allocation {
     /// `(node, gpus)` pairs, sorted by node with each node at most once (see [`Allocation::new`]).
     pub parts: Vec<(NodeId, u32)>,
-    /// Batch size chosen by an adaptive policy (Pollux); `None` keeps the job's own.
-    pub batch_size: Option<u32>,
+    /// The batch configuration chosen by an adaptive policy (Pollux); `None` keeps the job's
+    /// own. A running job's batch changes without a restart through [`Decision::reconfigure`].
+    pub batch: Option<BatchConfig>,
     /// Number of parameter servers chosen by a policy (DL2); `None` if not applicable.
     pub ps: Option<u32>,
     /// Space sharing (Gavel's packing): the job shares exactly these GPUs with this partner,
@@ -37,12 +48,12 @@ impl Allocation {
                 false
             }
         });
-        Allocation { parts, batch_size: None, ps: None, colocated_with: None, forked: false }
+        Allocation { parts, batch: None, ps: None, colocated_with: None, forked: false }
     }
 
     /// Returns an allocation of `gpus` GPUs on a single node.
     pub fn on_node(node: NodeId, gpus: u32) -> Allocation {
-        Allocation { parts: vec![(node, gpus)], batch_size: None, ps: None, colocated_with: None, forked: false }
+        Allocation { parts: vec![(node, gpus)], batch: None, ps: None, colocated_with: None, forked: false }
     }
 
     /// Returns the same GPUs shared with `partner` (see [`Allocation::colocated_with`]).
@@ -57,7 +68,7 @@ impl Allocation {
         nodes.sort_unstable();
         nodes.dedup();
         let parts = nodes.into_iter().map(|node| (node, gpus)).collect();
-        Allocation { parts, batch_size: None, ps: None, colocated_with: None, forked: true }
+        Allocation { parts, batch: None, ps: None, colocated_with: None, forked: true }
     }
 
     /// Returns the total number of GPUs.
@@ -69,20 +80,30 @@ impl Allocation {
     pub fn nodes(&self) -> usize {
         self.parts.len()
     }
+
+    /// Returns the same allocation with another batch configuration.
+    pub fn with_batch(mut self, batch: Option<BatchConfig>) -> Allocation {
+        self.batch = batch;
+        self
+    }
 }
 
 /// What a policy wants changed, returned from [`crate::Policy::schedule`].
 ///
 /// A decision is a change, not a full snapshot: jobs it does not name keep running where they
-/// are (or keep waiting). The engine first stops every job in `preempt`, then starts every job
-/// in `start`. Preempting and restarting a job on the identical allocation is a no-op, so a
-/// policy may also describe the full desired state with [`Decision::reconcile`].
+/// are (or keep waiting). The engine first changes the batch configuration of every job in
+/// `reconfigure` (no restart), then stops every job in `preempt`, then starts every job in
+/// `start`. Preempting and restarting a job on the identical allocation is a no-op, so a policy
+/// may also describe the full desired state with [`Decision::reconcile`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Decision {
     /// Running jobs to stop; they return to the queue and keep their progress.
     pub preempt: Vec<JobId>,
     /// Waiting (or just preempted) jobs to start, and where.
     pub start: Vec<(JobId, Allocation)>,
+    /// Running jobs that keep their GPUs but train with another batch configuration from now
+    /// on: no restart and no restart overhead; their progress is kept and their rate recomputed.
+    pub reconfigure: Vec<(JobId, Option<BatchConfig>)>,
     /// When to call the policy again even if no job arrives or finishes; the latest decision's
     /// request replaces earlier ones, and `None` cancels them.
     pub next_tick: Option<Time>,
@@ -98,7 +119,8 @@ impl Decision {
     ///
     /// `running` lists every running job with its current allocation; `desired` lists every job
     /// that should run afterwards. Jobs running in `desired` on their current allocation are left
-    /// alone; others are preempted and/or started.
+    /// alone; jobs whose desired allocation differs only in its batch configuration are
+    /// reconfigured (no restart); others are preempted and/or started.
     pub fn reconcile<'a>(
         running: impl IntoIterator<Item = (JobId, &'a Allocation)>,
         mut desired: Vec<(JobId, Allocation)>,
@@ -107,9 +129,14 @@ impl Decision {
         desired.sort_unstable_by_key(|entry| entry.0);
         let mut preempt = Vec::new();
         let mut unchanged = Vec::new();
+        let mut reconfigure = Vec::new();
         for (job, allocation) in running {
             match desired.binary_search_by_key(&job, |entry| entry.0) {
                 Ok(index) if desired[index].1 == *allocation => unchanged.push(index),
+                Ok(index) if desired[index].1.clone().with_batch(allocation.batch) == *allocation => {
+                    reconfigure.push((job, desired[index].1.batch));
+                    unchanged.push(index);
+                }
                 _ => preempt.push(job),
             }
         }
@@ -123,7 +150,7 @@ impl Decision {
                 start.push(entry);
             }
         }
-        Decision { preempt, start, next_tick }
+        Decision { preempt, start, next_tick, reconfigure }
     }
 }
 
@@ -148,5 +175,19 @@ mod tests {
         let decision = Decision::reconcile(running, desired, None);
         assert_eq!(decision.preempt, vec![JobId(1), JobId(2)]);
         assert_eq!(decision.start, vec![(JobId(2), a), (JobId(3), b)]);
+        assert!(decision.reconfigure.is_empty());
+    }
+
+    #[test]
+    fn reconcile_reconfigures_a_batch_change_instead_of_restarting() {
+        let a = Allocation::on_node(NodeId(0), 2);
+        let batch = BatchConfig { local_batch: 64, accumulation_steps: 2 };
+        let running = vec![(JobId(0), &a)];
+        let decision = Decision::reconcile(running, vec![(JobId(0), a.clone().with_batch(Some(batch)))], None);
+        assert_eq!(decision, Decision { reconfigure: vec![(JobId(0), Some(batch))], ..Decision::none() });
+        // Moving and changing the batch at once is a restart.
+        let b = Allocation::on_node(NodeId(1), 2).with_batch(Some(batch));
+        let decision = Decision::reconcile(vec![(JobId(0), &a)], vec![(JobId(0), b.clone())], None);
+        assert_eq!((decision.preempt, decision.start), (vec![JobId(0)], vec![(JobId(0), b)]));
     }
 }

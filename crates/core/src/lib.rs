@@ -25,7 +25,7 @@ mod rounds;
 mod time;
 mod view;
 
-pub use allocation::{Allocation, Decision};
+pub use allocation::{Allocation, BatchConfig, Decision};
 pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, Node};
 pub use datadir::{DataDir, DataError};
 pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};

@@ -1,6 +1,6 @@
 //! What a policy may know about jobs: [`JobView`] and the set of active jobs, [`JobsView`].
 
-use crate::{Allocation, GpuTypeSet, JobId, JobSpec, Time};
+use crate::{Allocation, BatchConfig, GpuTypeSet, JobId, JobSpec, Time};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -60,6 +60,8 @@ pub struct JobView {
     pub last_change: Option<Time>,
     /// How many times the job was started again after its first start.
     pub restarts: u32,
+    /// How many times its batch configuration changed while it ran (no restart).
+    pub reconfigurations: u32,
     /// Oracle knowledge, present only for policies that declare [`crate::Knowledge::Oracle`].
     pub oracle: Option<OracleInfo>,
     run_seconds_base: f64,
@@ -88,6 +90,7 @@ impl JobView {
             first_start: None,
             last_change: None,
             restarts: 0,
+            reconfigurations: 0,
             oracle,
             run_seconds_base: 0.0,
             service_base: 0.0,
@@ -183,6 +186,17 @@ impl JobView {
         self.progress_base = progress;
         self.productive_from = self.productive_from.max(now);
         self.rate = rate;
+    }
+
+    /// Records that the job keeps its GPUs but trains with `batch` from `now` on, at `rate`: its
+    /// progress is kept, with no restart and no overhead (a restart overhead still running is
+    /// not cut short). Used by the engine.
+    pub fn record_reconfiguration(&mut self, now: Time, batch: Option<BatchConfig>, rate: f64) {
+        self.record_segment(now, self.progress(now), rate);
+        self.reconfigurations += 1;
+        if let Some(allocation) = self.allocation.as_mut() {
+            allocation.batch = batch;
+        }
     }
 
     /// Records that the job stops at `now` and returns its allocation. Used by the engine.

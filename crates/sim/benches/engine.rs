@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use schedlab_cluster::{CompactCluster, PerfError, PerfModel, RateSegment, TraceDuration};
-use schedlab_core::{ClusterSpec, JobSpec};
+use schedlab_core::{BatchConfig, ClusterSpec, JobSpec};
 use schedlab_sim::{SimConfig, run};
 use schedlab_trace::synthetic::{Arrivals, GavelStyle};
 use std::sync::Arc;
@@ -74,7 +74,13 @@ impl PerfModel for EveryMinute {
         TraceDuration::uniform().rate(job, gpu_type, gpus)
     }
 
-    fn segment(&self, job: &JobSpec, parts: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+    fn segment(
+        &self,
+        job: &JobSpec,
+        parts: &[(&str, u32)],
+        _: Option<BatchConfig>,
+        progress: f64,
+    ) -> Result<RateSegment, PerfError> {
         let base = self.allocation_rate(job, parts)?;
         // The engine asks again at exactly the previous `until`: nudge past float rounding.
         let minute = (progress / (60.0 * base) + 1e-9).floor();

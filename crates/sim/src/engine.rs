@@ -4,8 +4,8 @@ use crate::metrics::{BusyTimeline, JobRecord, RunMetrics, summarize};
 use crate::{SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel, RateSegment};
 use schedlab_core::{
-    Allocation, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView, JobsView, Knowledge,
-    OracleInfo, Policy, RunStart, SolverStats, Time,
+    Allocation, BatchConfig, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView,
+    JobsView, Knowledge, OracleInfo, Policy, RunStart, SolverStats, Time,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -379,7 +379,7 @@ impl Engine<'_> {
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
         let progress = view.progress(self.now);
-        let segment = self.segment(job, &typed, progress)?;
+        let segment = self.segment(job, &typed, allocation.batch, progress)?;
         self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_rate_change(self.now, segment.rate);
@@ -393,9 +393,16 @@ impl Engine<'_> {
 
     /// The perf model's rate segment for `job` on `typed` parts at `progress`, checked: a finite
     /// rate >= 0, ending (if it ends) beyond `progress`.
-    fn segment(&self, job: JobId, typed: &[(&str, u32)], progress: f64) -> Result<RateSegment, SimError> {
+    fn segment(
+        &self,
+        job: JobId,
+        typed: &[(&str, u32)],
+        batch: Option<BatchConfig>,
+        progress: f64,
+    ) -> Result<RateSegment, SimError> {
         let spec_job = &self.workload[job.index()];
-        let segment = self.perf.segment(spec_job, typed, progress).map_err(|source| self.perf_failure(job, source))?;
+        let segment =
+            self.perf.segment(spec_job, typed, batch, progress).map_err(|source| self.perf_failure(job, source))?;
         if !(segment.rate.is_finite() && segment.rate >= 0.0) {
             return Err(SimError::Invariant {
                 time: self.now,
@@ -435,6 +442,40 @@ impl Engine<'_> {
         self.push(at.max(self.now), kind);
     }
 
+    /// A running job keeps its GPUs but trains with `batch` from now on: progress banked, rate
+    /// recomputed, no restart and no overhead.
+    fn reconfigure(&mut self, job: JobId, batch: Option<BatchConfig>) -> Result<(), SimError> {
+        let Some(view) = self.jobs.get(job).filter(|view| view.is_running()) else {
+            return Err(self.invalid(job, None, "reconfigured, but it is not running".to_string()));
+        };
+        let allocation = view.allocation.as_ref().expect("running");
+        if allocation.forked || allocation.colocated_with.is_some() {
+            return Err(self.invalid(
+                job,
+                None,
+                "reconfigured, but it is forked or shares its GPUs; only a plain allocation takes a batch change"
+                    .to_string(),
+            ));
+        }
+        if batch.is_some_and(|batch| batch.local_batch == 0 || batch.accumulation_steps == 0) {
+            return Err(self.invalid(job, None, format!("reconfigured to {batch:?}; both numbers must be positive")));
+        }
+        let spec = self.cluster.spec_arc().clone();
+        let typed: Vec<(&str, u32)> =
+            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
+        let progress = view.progress(self.now);
+        let segment = self.segment(job, &typed, batch, progress)?;
+        self.bank_copies(job, Some(segment.rate));
+        let view = self.jobs.get_mut(job).expect("checked above");
+        view.record_reconfiguration(self.now, batch, segment.rate);
+        let state = &mut self.states[job.index()];
+        state.epoch += 1;
+        state.segment_until = segment.until;
+        self.schedule_progress_event(job);
+        self.rate_changed.push(job);
+        Ok(())
+    }
+
     /// `job` reached the end of its rate segment: it runs on at the next segment's rate, with
     /// no restart.
     fn next_segment(&mut self, job: JobId) -> Result<(), SimError> {
@@ -444,7 +485,7 @@ impl Engine<'_> {
         let spec = self.cluster.spec_arc().clone();
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let segment = self.segment(job, &typed, progress)?;
+        let segment = self.segment(job, &typed, allocation.batch, progress)?;
         self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
         view.record_segment(self.now, progress, segment.rate);
@@ -511,7 +552,7 @@ impl Engine<'_> {
             time: self.now,
             cause: source,
         })?;
-        let changed = !decision.preempt.is_empty() || !decision.start.is_empty();
+        let changed = !decision.preempt.is_empty() || !decision.start.is_empty() || !decision.reconfigure.is_empty();
         self.apply(decision)?;
         if changed || !self.finished.is_empty() {
             let busy = self.cluster.busy_per_type();
@@ -533,11 +574,26 @@ impl Engine<'_> {
     }
 
     fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
-        let Decision { preempt, start, next_tick } = decision;
+        let Decision { preempt, start, next_tick, reconfigure } = decision;
         let mut preempt_sorted = preempt.clone();
         preempt_sorted.sort_unstable();
         if let Some(pair) = preempt_sorted.windows(2).find(|pair| pair[0] == pair[1]) {
             return Err(self.invalid(pair[0], None, "preempted twice in one decision".to_string()));
+        }
+        let mut reconfigured: Vec<JobId> = reconfigure.iter().map(|entry| entry.0).collect();
+        reconfigured.sort_unstable();
+        if let Some(pair) = reconfigured.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(self.invalid(pair[0], None, "reconfigured twice in one decision".to_string()));
+        }
+        for (job, batch) in reconfigure {
+            if preempt_sorted.binary_search(&job).is_ok() {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "reconfigured and preempted in one decision (start it with the new batch instead)".to_string(),
+                ));
+            }
+            self.reconfigure(job, batch)?;
         }
         let mut start_ids: Vec<JobId> = start.iter().map(|entry| entry.0).collect();
         start_ids.sort_unstable();
@@ -741,7 +797,7 @@ impl Engine<'_> {
                     .colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus)
                     .map_err(|source| self.perf_failure(job, source))?,
                 None => {
-                    let segment = self.segment(job, &typed, progress)?;
+                    let segment = self.segment(job, &typed, allocation.batch, progress)?;
                     segment_until = segment.until;
                     segment.rate
                 }
@@ -916,6 +972,7 @@ impl Engine<'_> {
                     waiting_time,
                     run_time,
                     restarts: view.map_or(0, |view| view.restarts),
+                    reconfigurations: view.map_or(0, |view| view.reconfigurations),
                     gpu_seconds: state.gpu_seconds.clone(),
                 }
             })

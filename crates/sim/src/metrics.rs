@@ -31,6 +31,9 @@ pub struct JobRecord {
     pub run_time: f64,
     /// Starts after the first one (after preemption or migration).
     pub restarts: u32,
+    /// Batch-configuration changes while running (no restart).
+    #[serde(default)]
+    pub reconfigurations: u32,
     /// GPU-seconds held on each GPU type, in the run's type order.
     pub gpu_seconds: Vec<f64>,
 }

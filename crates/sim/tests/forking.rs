@@ -50,7 +50,7 @@ fn a_forked_job_preempted_and_restarted_as_one_copy_keeps_its_progress() {
                 2 => Decision {
                     preempt: vec![JobId(0)],
                     start: vec![(JobId(0), Allocation::on_node(NodeId(0), 1))],
-                    next_tick: None,
+                    ..Decision::none()
                 },
                 _ => Decision::none(),
             })

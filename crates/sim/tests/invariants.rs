@@ -67,11 +67,15 @@ impl schedlab_cluster::PerfModel for SegmentModel {
         &self,
         job: &schedlab_core::JobSpec,
         _: &[(&str, u32)],
+        batch: Option<schedlab_core::BatchConfig>,
         progress: f64,
     ) -> Result<schedlab_cluster::RateSegment, schedlab_cluster::PerfError> {
         let index = self.0.iter().rposition(|(fraction, _)| fraction * job.work <= progress).unwrap_or(0);
         let until = self.0.get(index + 1).map(|(fraction, _)| fraction * job.work);
-        Ok(schedlab_cluster::RateSegment { rate: self.0[index].1, until })
+        // Larger batches run faster, up to twice the segment's rate.
+        let scale =
+            batch.map_or(1.0, |batch| (f64::from(batch.local_batch * batch.accumulation_steps) / 256.0).min(1.0) + 1.0);
+        Ok(schedlab_cluster::RateSegment { rate: self.0[index].1 * scale, until })
     }
 
     fn colocated_rate(
@@ -82,6 +86,31 @@ impl schedlab_cluster::PerfModel for SegmentModel {
         _: u32,
     ) -> Result<f64, schedlab_cluster::PerfError> {
         Ok(0.6 * self.0[0].1)
+    }
+}
+
+/// Random decisions, plus random batch changes of running jobs that keep their plain GPUs.
+struct Reconfiguring(RandomValid);
+
+impl Policy for Reconfiguring {
+    fn name(&self) -> &str {
+        "random-valid-reconfiguring"
+    }
+
+    fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        let mut decision = self.0.schedule(context)?;
+        for job in context.jobs.running() {
+            let allocation = job.allocation.as_ref().unwrap();
+            let plain = allocation.colocated_with.is_none() && !allocation.forked;
+            if plain && !decision.preempt.contains(&job.id) && self.0.rng.random_bool(0.3) {
+                let local_batch = self.0.rng.random_range(8..=128);
+                let accumulation_steps = self.0.rng.random_range(1..=4);
+                decision
+                    .reconfigure
+                    .push((job.id, Some(schedlab_core::BatchConfig { local_batch, accumulation_steps })));
+            }
+        }
+        Ok(decision)
     }
 }
 
@@ -401,7 +430,7 @@ proptest! {
         share in any::<bool>(),
     ) {
         // Rates change at random fractions of each job's work while random decisions preempt,
-        // restart and pair jobs: the engine checks its invariants at every decision and that a
+        // restart, pair and reconfigure jobs: the engine checks its invariants at every decision and that a
         // completing job's progress equals its work; every job finishes, no faster than its
         // fastest rate allows, and, without sharing (a pair holds its GPUs once), the GPU time
         // adds up.
@@ -411,9 +440,10 @@ proptest! {
             workload.into_iter().map(|(arrival, gpus, work)| (arrival, gpus.min(largest), work)).collect();
         let jobs = rigid(&workload);
         let config = SimConfig { restart_overhead: overhead, check_invariants: true, ..SimConfig::default() };
-        let mut policy = RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share, fork: false };
+        let mut policy = Reconfiguring(RandomValid { rng: ChaCha8Rng::seed_from_u64(seed), calls: 0, sabotage_at: None, share, fork: false });
         let model = SegmentModel(segments);
-        let fastest = model.0.iter().map(|(_, rate)| *rate).fold(0.0, f64::max);
+        // Batches at most double a segment's rate.
+        let fastest = 2.0 * model.0.iter().map(|(_, rate)| *rate).fold(0.0, f64::max);
         let result = run(cluster.clone(), &jobs, &model, &mut policy, &config).unwrap();
         let mut per_type = vec![0.0; cluster.gpu_types().len()];
         for (job, record) in jobs.iter().zip(&result.jobs) {

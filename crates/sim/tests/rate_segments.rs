@@ -2,7 +2,9 @@
 
 use crate::common::{Scripted, cluster};
 use schedlab_cluster::{PerfError, PerfModel, RateSegment};
-use schedlab_core::{Allocation, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, RunStart, Time};
+use schedlab_core::{
+    Allocation, BatchConfig, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, RunStart, Time,
+};
 use schedlab_sim::{SimConfig, SimError, run};
 
 /// `breaks[i] = (progress, rate)`: the job runs at `rate` from `progress` on (the first entry
@@ -20,9 +22,17 @@ impl PerfModel for Stepped {
         Ok(self.breaks[0].1)
     }
 
-    fn segment(&self, _: &JobSpec, _: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+    fn segment(
+        &self,
+        _: &JobSpec,
+        _: &[(&str, u32)],
+        batch: Option<BatchConfig>,
+        progress: f64,
+    ) -> Result<RateSegment, PerfError> {
         let index = self.breaks.iter().rposition(|(from, _)| *from <= progress).expect("the first break is at 0");
-        Ok(RateSegment { rate: self.breaks[index].1, until: self.breaks.get(index + 1).map(|(from, _)| *from) })
+        // A larger global batch runs faster here: the rate scales with local batch x steps / 32.
+        let scale = batch.map_or(1.0, |batch| f64::from(batch.local_batch * batch.accumulation_steps) / 32.0);
+        Ok(RateSegment { rate: self.breaks[index].1 * scale, until: self.breaks.get(index + 1).map(|(from, _)| *from) })
     }
 }
 
@@ -141,7 +151,13 @@ fn a_segment_that_does_not_end_beyond_the_progress_is_refused() {
         fn rate(&self, _: &JobSpec, _: &str, _: u32) -> Result<f64, PerfError> {
             Ok(1.0)
         }
-        fn segment(&self, _: &JobSpec, _: &[(&str, u32)], progress: f64) -> Result<RateSegment, PerfError> {
+        fn segment(
+            &self,
+            _: &JobSpec,
+            _: &[(&str, u32)],
+            _: Option<BatchConfig>,
+            progress: f64,
+        ) -> Result<RateSegment, PerfError> {
             Ok(RateSegment { rate: 1.0, until: Some(progress) })
         }
     }
@@ -177,4 +193,53 @@ fn begin_run_gets_the_cluster_and_seed_and_end_run_is_called() {
     let config = SimConfig { seed: 42, ..config() };
     run(cluster("g=3", 3), &one_job(10.0), &halving(), &mut hooks, &config).unwrap();
     assert_eq!((hooks.seed, hooks.gpus, hooks.ended), (Some(42), 3, true));
+}
+
+#[test]
+fn a_batch_change_mid_run_keeps_progress_and_counts_no_restart() {
+    // 100 steps, rate 2/s until 50, then 1/s (batch 32 x 1). At 10 s (20 steps) the batch
+    // becomes 64 x 1: twice the rate, with no restart and no overhead even though restarts cost
+    // 5 s: 30 steps to the break at 4/s take 7.5 s (17.5 s), 50 at 2/s take 25 s: done at 42.5 s.
+    struct DoubleBatch(u32);
+    impl Policy for DoubleBatch {
+        fn name(&self) -> &str {
+            "double-batch"
+        }
+        fn schedule(&mut self, _: &Context<'_>) -> Result<Decision, PolicyError> {
+            self.0 += 1;
+            let batch = |local_batch| Some(BatchConfig { local_batch, accumulation_steps: 1 });
+            let allocation = Allocation::on_node(NodeId(0), 1).with_batch(batch(32));
+            Ok(match self.0 {
+                1 => Decision {
+                    start: vec![(JobId(0), allocation)],
+                    next_tick: Some(Time::from_secs(10.0)),
+                    ..Decision::none()
+                },
+                // Through reconcile: the same GPUs with another batch is a reconfiguration.
+                2 => Decision::reconcile(
+                    vec![(JobId(0), &allocation)],
+                    vec![(JobId(0), allocation.clone().with_batch(batch(64)))],
+                    None,
+                ),
+                _ => Decision::none(),
+            })
+        }
+    }
+    let config = SimConfig { restart_overhead: 5.0, ..config() };
+    let result = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut DoubleBatch(0), &config).unwrap();
+    assert_eq!(result.jobs[0].jct, Some(42.5));
+    assert_eq!((result.jobs[0].restarts, result.jobs[0].reconfigurations), (0, 1));
+}
+
+#[test]
+fn reconfiguring_a_job_that_does_not_run_or_is_also_preempted_is_refused() {
+    let batch = Some(BatchConfig { local_batch: 64, accumulation_steps: 1 });
+    let waiting = Decision { reconfigure: vec![(JobId(0), batch)], ..Decision::none() };
+    let error =
+        run(cluster("g=1", 1), &one_job(10.0), &halving(), &mut Scripted(vec![waiting]), &config()).unwrap_err();
+    assert!(error.to_string().contains("job 0: reconfigured, but it is not running"), "{error}");
+    let both = Decision { reconfigure: vec![(JobId(0), batch)], preempt: vec![JobId(0)], ..Decision::none() };
+    let error =
+        run(cluster("g=1", 1), &one_job(10.0), &halving(), &mut Scripted(vec![start(0), both]), &config()).unwrap_err();
+    assert!(error.to_string().contains("reconfigured and preempted in one decision"), "{error}");
 }

@@ -100,5 +100,5 @@ pub fn run_top_of_order(
             start.push((job.id, allocation));
         }
     }
-    Decision { preempt, start, next_tick }
+    Decision { preempt, start, next_tick, ..Decision::none() }
 }

@@ -38,7 +38,7 @@ impl Policy for Gandiva {
             // No oversubscription: everything runs, no slicing.
             let start = start_in_order(context, &self.placer, context.jobs.queued(), true);
             let next_tick = (start.len() < context.jobs.n_queued()).then(|| now + self.quantum);
-            return Ok(Decision { start, preempt: Vec::new(), next_tick });
+            return Ok(Decision { start, next_tick, ..Decision::none() });
         }
         // A running job's key is when it started; a waiting job's key is when it stopped (or
         // arrived). Earlier keys go first, and on equal keys waiting jobs go before running ones.

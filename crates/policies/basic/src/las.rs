@@ -69,7 +69,7 @@ impl Policy for Las {
             // Every job is selected: nothing to preempt, only the waiting jobs to place.
             let start = start_in_order(context, &self.placer, order.iter().copied(), true);
             let next_tick = (start.len() < order.len()).then(|| now + self.quantum);
-            return Ok(Decision { start, preempt: Vec::new(), next_tick });
+            return Ok(Decision { start, next_tick, ..Decision::none() });
         }
         Ok(run_top_of_order(context, &self.placer, &order, Some(now + self.quantum)))
     }

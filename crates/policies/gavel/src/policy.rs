@@ -565,7 +565,7 @@ impl Gavel {
             }
         }
         start.sort_by_key(|entry| entry.0);
-        Decision { start, preempt: Vec::new(), next_tick: self.clock.next() }
+        Decision { start, next_tick: self.clock.next(), ..Decision::none() }
     }
 }
 
