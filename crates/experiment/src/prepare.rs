@@ -132,6 +132,14 @@ impl Setup {
         let (perf, templates): (Arc<dyn PerfModel>, Vec<JobTemplate>) = match &spec.perf {
             PerfSection::Rigid => (Arc::new(TraceDuration::uniform()), Vec::new()),
             PerfSection::TraceDuration { reference, speedups } => {
+                if let Some((name, factor)) =
+                    speedups.iter().find(|(_, factor)| !(factor.is_finite() && **factor > 0.0))
+                {
+                    return Err(ExperimentError::Spec {
+                        path: source.locate("speedups"),
+                        message: format!("perf: the speed factor of '{name}' must be a positive number, got {factor}"),
+                    });
+                }
                 let model =
                     speedups.iter().fold(TraceDuration::with_reference(reference.clone()), |model, (name, factor)| {
                         model.with_speedup(name.clone(), *factor)

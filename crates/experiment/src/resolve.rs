@@ -9,6 +9,8 @@ use crate::plan::{RunPlan, expand};
 use crate::prepare::{Setup, SpecSource};
 use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, SimSection};
 use schedlab_core::DataDir;
+use schedlab_sim::MeasurementWindow;
+use schedlab_trace::spec::GeneratorSpec;
 use schedlab_trace::spec::WorkloadSpec;
 use serde::Serialize;
 
@@ -181,14 +183,21 @@ impl Experiment {
                 return Err(fail(&policy.to_string(), format!("policies: '{policy}' is listed twice")));
             }
         }
+        let mut seen = std::collections::BTreeSet::new();
+        if let Some(seed) = spec.seeds.iter().find(|seed| !seen.insert(**seed)) {
+            return Err(fail("seeds", format!("seeds: {seed} is listed twice")));
+        }
         let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.clone())).collect();
         let generator = spec.workload.generator.is_some();
         for (axis, values) in &axes {
             if values.is_empty() {
                 return Err(fail(axis.name(), format!("sweep: '{axis}' has no values")));
             }
-            for value in values {
+            for (index, value) in values.iter().enumerate() {
                 axis.check(*value).map_err(|message| fail(axis.name(), message))?;
+                if values[..index].contains(value) {
+                    return Err(fail(axis.name(), format!("sweep: '{axis}' lists {value} twice")));
+                }
             }
             match axis.applies_to() {
                 Applies::Generator if !generator => {
@@ -200,8 +209,22 @@ impl Experiment {
                 _ => {}
             }
         }
+        check_sim(&spec.sim).map_err(|message| fail("sim", message))?;
+        check_workload(&spec).map_err(|message| fail("workload", message))?;
         let report = resolve_report(&spec, &axes, &source)?;
         let setup = Setup::new(&spec, data, &source)?;
+        if let PerfSection::TraceDuration { speedups, .. } = &spec.perf {
+            let types = setup.cluster.gpu_types();
+            if let Some(name) = speedups.keys().find(|name| !types.contains(name)) {
+                return Err(fail(
+                    "speedups",
+                    format!(
+                        "perf: speed factor for '{name}', which is not a GPU type of the cluster ({})",
+                        types.join(", ")
+                    ),
+                ));
+            }
+        }
         Ok(Experiment {
             inputs: RunInputs {
                 name: spec.name,
@@ -238,6 +261,63 @@ impl Experiment {
     pub fn axis_values(&self, axis: Axis) -> &[f64] {
         self.axes.iter().find(|(known, _)| *known == axis).map_or(&[], |(_, values)| values)
     }
+}
+
+/// Engine settings a run could not use: non-finite or negative times, an empty window.
+fn check_sim(sim: &SimSection) -> Result<(), String> {
+    if !(sim.restart_overhead.is_finite() && sim.restart_overhead >= 0.0) {
+        return Err(format!(
+            "sim: restart_overhead must be a non-negative number of seconds, got {}",
+            sim.restart_overhead
+        ));
+    }
+    if let Some(max_time) = sim.max_time
+        && !(max_time.is_finite() && max_time > 0.0)
+    {
+        return Err(format!("sim: max_time must be a positive number of seconds, got {max_time}"));
+    }
+    if !(0.0..1.0).contains(&sim.fork_overhead) {
+        return Err(format!("sim: fork_overhead must be a fraction in [0, 1), got {}", sim.fork_overhead));
+    }
+    match sim.window {
+        MeasurementWindow::Jobs { first, last } if first >= last => {
+            Err(format!("sim: window jobs {first}..{last} is empty; expected first < last"))
+        }
+        MeasurementWindow::Arrivals { from, to } if !(from.is_finite() && to.is_finite() && from < to) => {
+            Err(format!("sim: window arrivals {from}..{to}; expected finite times with from < to"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The workload's shape: one source, transforms only on traces, generator values a run can use.
+fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
+    let workload = &spec.workload;
+    let generator = match (&workload.trace, &workload.generator) {
+        (Some(_), None) => None,
+        (None, Some(generator)) => Some(generator),
+        _ => return Err("workload: give exactly one of 'trace' and 'generator'".into()),
+    };
+    if generator.is_some() && !workload.transforms.is_empty() {
+        return Err("workload: transforms apply to traces, not generators".into());
+    }
+    let (jobs, rate) = match generator {
+        Some(GeneratorSpec::GavelContinuous { jobs, rate_per_hour, .. })
+        | Some(GeneratorSpec::PhillySampled { jobs, rate_per_hour, .. }) => (*jobs, Some(*rate_per_hour)),
+        Some(GeneratorSpec::GavelStatic { jobs, .. }) => (*jobs, None),
+        None => return Ok(()),
+    };
+    // Sweep values replace these, and are checked as axes.
+    if jobs == 0 && !spec.sweep.contains_key(&Axis::Jobs) {
+        return Err("workload: a generator needs at least one job".into());
+    }
+    if let Some(rate) = rate
+        && !(rate.is_finite() && rate > 0.0)
+        && !spec.sweep.contains_key(&Axis::RatePerHour)
+    {
+        return Err(format!("workload: rate_per_hour must be a positive number, got {rate}"));
+    }
+    Ok(())
 }
 
 fn parameters(axes: &[(Axis, Vec<f64>)]) -> Vec<Parameter> {

@@ -58,3 +58,66 @@ fn ftf_rho_needs_a_reference_policy_from_the_spec() {
     let error = parse(&elsewhere).unwrap_err().to_string();
     assert!(error.contains("fairness_reference: 'sjf' is not in policies"), "{error}");
 }
+
+#[test]
+fn sweeps_seeds_policies_and_names_that_would_break_a_run_are_refused_at_resolution() {
+    // Each of these used to pass `check` and then panic, repeat runs or write outside the
+    // results folder; resolution refuses them with the key that is wrong.
+    let cases = [
+        (SMALL.replace("rate_per_hour: [0.5, 1.0]", "rate_per_hour: []"), "sweep: 'rate_per_hour' has no values"),
+        (SMALL.replace("rate_per_hour: [0.5, 1.0]", "rate_per_hour: [0.5, 0.5]"), "lists 0.5 twice"),
+        (SMALL.replace("rate_per_hour: [0.5, 1.0]", "jobs: [10.5]"), "jobs: expected a positive whole number"),
+        (SMALL.replace("rate_per_hour: [0.5, 1.0]", "scale_rate: [2]"), "'scale_rate' applies to a trace workload"),
+        (SMALL.replace("seeds: [0, 1]", "seeds: [0, 0]"), "seeds: 0 is listed twice"),
+        (SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, las, fifo]"), "'fifo' is listed twice"),
+        (SMALL.replace("name: small", "name: '..'"), "name '..': expected a file name"),
+        (SMALL.replace("name: small", "name: /tmp/x"), "name '/tmp/x': expected a file name"),
+        (SMALL.replace("{name: avg_jct,", "{name: ../../pwned,"), "table '../../pwned': expected a file name"),
+    ];
+    for (text, expected) in &cases {
+        let message = error(text);
+        assert!(message.contains(expected), "expected '{expected}' in: {message}");
+    }
+}
+
+#[test]
+fn two_tables_with_one_name_are_refused() {
+    let text = SMALL.replace(
+        "tables:\n",
+        "tables:\n  - {name: avg_jct, metric: utilization, rows: policy, columns: rate_per_hour}\n",
+    );
+    assert!(error(&text).contains("table 'avg_jct': two tables have this name"), "{}", error(&text));
+}
+
+#[test]
+fn engine_settings_and_workloads_a_run_could_not_use_are_refused_at_resolution() {
+    // Each used to pass `check`, then panic (NaN times), give NaN tables (empty windows) or
+    // fail only inside `run`.
+    let with = |extra: &str| format!("{SMALL}{extra}\n");
+    let cases = [
+        (with("sim: {restart_overhead: .nan}"), "restart_overhead must be a non-negative number"),
+        (with("sim: {restart_overhead: -5}"), "restart_overhead must be a non-negative number"),
+        (with("sim: {max_time: -1}"), "max_time must be a positive number"),
+        (with("sim: {max_time: .inf}"), "max_time must be a positive number"),
+        (with("sim: {window: {jobs: {first: 10, last: 5}}}"), "window jobs 10..5 is empty"),
+        (with("sim: {fork_overhead: 1.5}"), "fork_overhead must be a fraction"),
+        (SMALL.replace("jobs: 60, rate_per_hour: 0.5", "jobs: 0, rate_per_hour: 0.5"), "a generator needs at least one job"),
+        (
+            SMALL.replace("sweep:\n  rate_per_hour: [0.5, 1.0]\n", "").replace("rate_per_hour: 0.5,", "rate_per_hour: 0,"),
+            "rate_per_hour must be a positive number",
+        ),
+        (SMALL.replace("workload:\n", "workload:\n  transforms: [sort]\n"), "transforms apply to traces"),
+        (
+            SMALL.replace("perf: rigid", "").replace("cluster:", "perf: {trace_duration: {reference: v100, speedups: {k80: 0}}}\ncluster:"),
+            "the speed factor of 'k80' must be a positive number",
+        ),
+        (
+            SMALL.replace("cluster:", "perf: {trace_duration: {reference: v100, speedups: {a100: 2}}}\ncluster:"),
+            "speed factor for 'a100', which is not a GPU type of the cluster (k80, v100)",
+        ),
+    ];
+    for (text, expected) in &cases {
+        let message = error(text);
+        assert!(message.contains(expected), "expected '{expected}' in: {message}");
+    }
+}
