@@ -92,6 +92,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
             transforms: Vec::new(),
             model,
             fractional_gpus: Default::default(),
+            declared_work: None,
         },
         cluster: cluster_section(&args.cluster, args.gpus_per_node)
             .with_context(|| format!("cluster '{}'", args.cluster))?,

@@ -39,6 +39,15 @@ pub struct JobSpec {
     pub job_type: String,
     /// Total work in steps (iterations); for rigid trace jobs, seconds on the reference GPU.
     pub work: f64,
+    /// The work its user declared at submission (epochs or steps converted to steps), which a
+    /// realistic policy may see; may differ from `work` by an estimation error. `None`: not
+    /// declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_work: Option<f64>,
+    /// Seconds without progress after this job is started again or moved (its checkpoint's
+    /// restore time); `None` uses the run's `restart_overhead`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_overhead: Option<f64>,
     /// Priority weight (1.0 unless the trace or generator says otherwise).
     pub weight: f64,
     /// The submitting user, if known.
@@ -67,6 +76,8 @@ impl JobSpec {
             gpus,
             job_type: job_type.into(),
             work,
+            declared_work: None,
+            restart_overhead: None,
             weight: 1.0,
             user: None,
             vc: None,

@@ -48,6 +48,9 @@ pub struct JobView {
     pub batch_size: Option<u32>,
     /// CPU cores requested, if known.
     pub cpus: Option<f64>,
+    /// The work its user declared at submission, in steps, if declared (possibly wrong: it is
+    /// what the user said, not the truth, which only [`OracleInfo`] has).
+    pub declared_work: Option<f64>,
     /// GPU types the job can run on at its requested size (e.g. not where it runs out of memory).
     pub feasible_types: GpuTypeSet,
     /// Queued or running.
@@ -84,6 +87,7 @@ impl JobView {
             vc: spec.vc.as_deref().map(Arc::from),
             batch_size: spec.batch_size,
             cpus: spec.cpus,
+            declared_work: spec.declared_work,
             feasible_types,
             state: JobState::Queued,
             allocation: None,
@@ -139,6 +143,13 @@ impl JobView {
     /// Returns the time at which the job starts making progress on its current allocation.
     pub fn productive_from(&self) -> Time {
         self.productive_from
+    }
+
+    /// Returns the work left at `now` by the user's declaration, in steps (never below 0), if
+    /// the job declared its work. Realistic policies may use this; it is as wrong as the
+    /// declaration.
+    pub fn declared_remaining_work(&self, now: Time) -> Option<f64> {
+        self.declared_work.map(|declared| (declared - self.progress(now)).max(0.0))
     }
 
     /// Oracle only: returns the work left at `now`, in steps.

@@ -232,6 +232,10 @@ fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
         Model::GavelZoo { seed: model_seed, .. } | Model::PolluxBuckets { seed: model_seed } => *model_seed = seed,
         Model::Rigid | Model::FromTrace => {}
     }
+    if let Some(declared) = &mut workload.declared_work {
+        // A stream of its own, so that declaration errors do not repeat the generator's draws.
+        declared.seed = crate::plan::stable_hash(&[&seed.to_string(), "declared_work"]);
+    }
 }
 
 /// Job templates from a throughput table: each job type with its scale factors and rate on

@@ -101,14 +101,21 @@ fn engine_settings_and_workloads_a_run_could_not_use_are_refused_at_resolution()
         (with("sim: {max_time: .inf}"), "max_time must be a positive number"),
         (with("sim: {window: {jobs: {first: 10, last: 5}}}"), "window jobs 10..5 is empty"),
         (with("sim: {fork_overhead: 1.5}"), "fork_overhead must be a fraction"),
-        (SMALL.replace("jobs: 60, rate_per_hour: 0.5", "jobs: 0, rate_per_hour: 0.5"), "a generator needs at least one job"),
         (
-            SMALL.replace("sweep:\n  rate_per_hour: [0.5, 1.0]\n", "").replace("rate_per_hour: 0.5,", "rate_per_hour: 0,"),
+            SMALL.replace("jobs: 60, rate_per_hour: 0.5", "jobs: 0, rate_per_hour: 0.5"),
+            "a generator needs at least one job",
+        ),
+        (
+            SMALL
+                .replace("sweep:\n  rate_per_hour: [0.5, 1.0]\n", "")
+                .replace("rate_per_hour: 0.5,", "rate_per_hour: 0,"),
             "rate_per_hour must be a positive number",
         ),
         (SMALL.replace("workload:\n", "workload:\n  transforms: [sort]\n"), "transforms apply to traces"),
         (
-            SMALL.replace("perf: rigid", "").replace("cluster:", "perf: {trace_duration: {reference: v100, speedups: {k80: 0}}}\ncluster:"),
+            SMALL
+                .replace("perf: rigid", "")
+                .replace("cluster:", "perf: {trace_duration: {reference: v100, speedups: {k80: 0}}}\ncluster:"),
             "the speed factor of 'k80' must be a positive number",
         ),
         (

@@ -207,6 +207,16 @@ fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), 
         {
             return fail(format!("cpus must be a non-negative number, got {cpus}"));
         }
+        if let Some(declared) = job.declared_work
+            && !(declared.is_finite() && declared > 0.0)
+        {
+            return fail(format!("declared work must be a positive number of steps, got {declared}"));
+        }
+        if let Some(overhead) = job.restart_overhead
+            && !(overhead.is_finite() && overhead >= 0.0)
+        {
+            return fail(format!("restart overhead must be a non-negative number of seconds, got {overhead}"));
+        }
     }
     Ok(())
 }
@@ -815,7 +825,8 @@ impl Engine<'_> {
             });
         }
         let pays_overhead = view.first_start.is_some() || self.config.overhead_on_first_start;
-        let productive_from = if pays_overhead { self.now + self.config.restart_overhead } else { self.now };
+        let overhead = spec_job.restart_overhead.unwrap_or(self.config.restart_overhead);
+        let productive_from = if pays_overhead { self.now + overhead } else { self.now };
         let state = &mut self.states[job.index()];
         state.copy_rates = copy_rates;
         state.copy_overhead = copy_overhead;

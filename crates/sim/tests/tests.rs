@@ -15,3 +15,5 @@ mod space_sharing;
 mod forking;
 // Piecewise-constant rates (rate segments), zero rates, and the begin/end-of-run hooks.
 mod rate_segments;
+// Per-job restart costs and declared work.
+mod job_facts;

@@ -107,6 +107,43 @@ pub struct WorkloadSpec {
     /// What to do with fractional GPU requests.
     #[serde(default)]
     pub fractional_gpus: FractionalGpus,
+    /// Users declare each job's work at submission, with an estimation error; realistic
+    /// policies see the declaration (`JobView::declared_work`). Absent: nothing is declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_work: Option<DeclaredWork>,
+}
+
+/// How users declare their jobs' work: `declared = work x (1 + e)`, `e` drawn uniformly from
+/// `[-error, error]` per job with a seeded generator (experiments derive the seed per sweep
+/// point and seed, as for the workload).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclaredWork {
+    /// The largest relative error, in `[0, 1)`; 0 declares the exact work.
+    #[serde(default)]
+    pub error: f64,
+    /// Seed of the draws.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+impl DeclaredWork {
+    /// Sets every job's declared work.
+    pub fn apply(&self, jobs: &mut [JobSpec]) -> Result<(), TraceError> {
+        use rand::{Rng, SeedableRng};
+        if !(self.error.is_finite() && (0.0..1.0).contains(&self.error)) {
+            return Err(TraceError::Config(format!(
+                "declared_work: error must be a fraction in [0, 1), got {}",
+                self.error
+            )));
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.seed);
+        for job in jobs {
+            let factor = if self.error > 0.0 { 1.0 + rng.random_range(-self.error..=self.error) } else { 1.0 };
+            job.declared_work = Some(job.work * factor);
+        }
+        Ok(())
+    }
 }
 
 /// A built workload and how it was made.
@@ -122,6 +159,19 @@ impl WorkloadSpec {
     /// Builds the workload. `templates` come from the perf model's throughput table (needed
     /// for `gavel-zoo`); relative paths resolve against the data directory.
     pub fn build(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
+        let mut workload = self.build_jobs(data, templates)?;
+        if let Some(declared) = &self.declared_work {
+            declared.apply(&mut workload.jobs)?;
+            workload.report.push(format!(
+                "declared work: the true work x (1 + e), e uniform in [-{0}, {0}], seed {1}",
+                declared.error, declared.seed
+            ));
+        }
+        Ok(workload)
+    }
+
+    /// The jobs from the trace or generator, with types and work assigned.
+    fn build_jobs(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
         let uses_templates = matches!(self.model, Model::GavelZoo { .. });
         if uses_templates && templates.is_empty() {
             return Err(TraceError::Config("model gavel-zoo needs job templates from a throughput table".into()));

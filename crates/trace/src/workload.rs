@@ -162,6 +162,8 @@ pub fn build(
             gpus,
             job_type,
             work,
+            declared_work: None,
+            restart_overhead: None,
             weight: f64::from(job.weight),
             user: symbol(job.user),
             vc: symbol(job.vc),

@@ -48,3 +48,29 @@ fn unknown_keys_and_bad_combinations_are_errors() {
     let zoo = parse("generator: {gavel-static: {jobs: 3}}\nmodel: {gavel-zoo: {reference: v100}}\n").unwrap();
     assert!(zoo.build(&schedlab_core::DataDir::none(), &[]).unwrap_err().to_string().contains("needs job templates"));
 }
+
+#[test]
+fn declared_work_is_the_work_within_the_error_and_repeats_with_its_seed() {
+    let yaml = |error: &str| {
+        format!(
+            "generator:\n  gavel-continuous: {{jobs: 200, rate_per_hour: 10, seed: 1}}\ndeclared_work: {{error: {error}, seed: 7}}\n"
+        )
+    };
+    let build = |error: &str| parse(&yaml(error)).unwrap().build(&schedlab_core::DataDir::none(), &[]);
+    let jobs = build("0.2").unwrap().jobs;
+    let ratios: Vec<f64> = jobs.iter().map(|job| job.declared_work.unwrap() / job.work).collect();
+    assert!(ratios.iter().all(|ratio| (0.8 - 1e-12..=1.2 + 1e-12).contains(ratio)), "{ratios:?}");
+    // Errors both ways, not all equal.
+    assert!(ratios.iter().any(|ratio| *ratio < 0.95) && ratios.iter().any(|ratio| *ratio > 1.05));
+    assert_eq!(build("0.2").unwrap().jobs, jobs, "the same seed gives the same declarations");
+    assert!(build("0").unwrap().jobs.iter().all(|job| job.declared_work == Some(job.work)));
+    let error = build("1.5").unwrap_err().to_string();
+    assert!(error.contains("declared_work: error must be a fraction in [0, 1), got 1.5"), "{error}");
+    // Without the key nothing is declared, and the spec serialises as before (workload seeds
+    // derive from that text).
+    let plain = parse("generator:\n  gavel-continuous: {jobs: 5, rate_per_hour: 10}\n").unwrap();
+    assert!(
+        plain.build(&schedlab_core::DataDir::none(), &[]).unwrap().jobs.iter().all(|job| job.declared_work.is_none())
+    );
+    assert!(!serde_json::to_string(&plain).unwrap().contains("declared"));
+}
