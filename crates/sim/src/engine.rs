@@ -81,6 +81,17 @@ struct JobState {
     segment_until: Option<f64>,
 }
 
+/// Why a running job's rate is recomputed without a restart.
+#[derive(Clone, Copy, Debug)]
+enum Rerate {
+    /// Its space-sharing partner stopped; it runs alone.
+    PartnerLeft,
+    /// Its progress reached the end of its perf model's rate segment.
+    SegmentEnded,
+    /// The policy changed its batch configuration.
+    Reconfigured(Option<BatchConfig>),
+}
+
 /// A policy calling for ticks with nothing running and nothing left to arrive this many times
 /// in a row is stalled.
 const MAX_IDLE_DECISIONS: u32 = 10_000;
@@ -383,16 +394,32 @@ impl Engine<'_> {
 
     /// The space-sharing partner of `job` stopped: `job` keeps the GPUs at its isolated rate.
     fn run_alone(&mut self, job: JobId) -> Result<(), SimError> {
-        let view = self.jobs.get(job).expect("a running partner");
+        self.rerate(job, Rerate::PartnerLeft)
+    }
+
+    /// Recomputes a running job's rate without a restart: its progress is banked, the perf
+    /// model's segment asked again, and its next completion or rate change rescheduled.
+    fn rerate(&mut self, job: JobId, why: Rerate) -> Result<(), SimError> {
+        let view = self.jobs.get(job).expect("a running job");
         let allocation = view.allocation.as_ref().expect("running");
+        let (progress, batch) = match why {
+            Rerate::PartnerLeft => (view.progress(self.now), allocation.batch),
+            Rerate::SegmentEnded => {
+                (self.states[job.index()].segment_until.expect("a rate change ends a segment"), allocation.batch)
+            }
+            Rerate::Reconfigured(batch) => (view.progress(self.now), batch),
+        };
         let spec = self.cluster.spec_arc().clone();
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let progress = view.progress(self.now);
-        let segment = self.segment(job, &typed, allocation.batch, progress)?;
+        let segment = self.segment(job, &typed, batch, progress)?;
         self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
-        view.record_rate_change(self.now, segment.rate);
+        match why {
+            Rerate::PartnerLeft => view.record_rate_change(self.now, segment.rate),
+            Rerate::SegmentEnded => view.record_segment(self.now, progress, segment.rate),
+            Rerate::Reconfigured(batch) => view.record_reconfiguration(self.now, batch, segment.rate),
+        }
         let state = &mut self.states[job.index()];
         state.epoch += 1;
         state.segment_until = segment.until;
@@ -470,41 +497,13 @@ impl Engine<'_> {
         if batch.is_some_and(|batch| batch.local_batch == 0 || batch.accumulation_steps == 0) {
             return Err(self.invalid(job, None, format!("reconfigured to {batch:?}; both numbers must be positive")));
         }
-        let spec = self.cluster.spec_arc().clone();
-        let typed: Vec<(&str, u32)> =
-            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let progress = view.progress(self.now);
-        let segment = self.segment(job, &typed, batch, progress)?;
-        self.bank_copies(job, Some(segment.rate));
-        let view = self.jobs.get_mut(job).expect("checked above");
-        view.record_reconfiguration(self.now, batch, segment.rate);
-        let state = &mut self.states[job.index()];
-        state.epoch += 1;
-        state.segment_until = segment.until;
-        self.schedule_progress_event(job);
-        self.rate_changed.push(job);
-        Ok(())
+        self.rerate(job, Rerate::Reconfigured(batch))
     }
 
     /// `job` reached the end of its rate segment: it runs on at the next segment's rate, with
     /// no restart.
     fn next_segment(&mut self, job: JobId) -> Result<(), SimError> {
-        let view = self.jobs.get(job).expect("a running job");
-        let progress = self.states[job.index()].segment_until.expect("a rate change ends a segment");
-        let allocation = view.allocation.as_ref().expect("running");
-        let spec = self.cluster.spec_arc().clone();
-        let typed: Vec<(&str, u32)> =
-            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let segment = self.segment(job, &typed, allocation.batch, progress)?;
-        self.bank_copies(job, Some(segment.rate));
-        let view = self.jobs.get_mut(job).expect("checked above");
-        view.record_segment(self.now, progress, segment.rate);
-        let state = &mut self.states[job.index()];
-        state.epoch += 1;
-        state.segment_until = segment.until;
-        self.schedule_progress_event(job);
-        self.rate_changed.push(job);
-        Ok(())
+        self.rerate(job, Rerate::SegmentEnded)
     }
 
     /// The run ran out of events: every job must have finished (a job at rate 0 with nothing
