@@ -28,7 +28,26 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Ends the process quietly when stdout is closed early (`schedlab list policies | head`), as
+/// Unix tools do, instead of panicking in `println!`; every other panic keeps the default report.
+fn exit_quietly_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    exit_quietly_on_broken_pipe();
     match dispatch(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -122,3 +122,14 @@ fn killing_a_sweep_and_rerunning_it_gives_the_uninterrupted_result() {
     assert_eq!(read(&killed, "runs.csv"), read(&full, "runs.csv"));
     assert_eq!(read(&killed, "avg_jct.md"), read(&full, "avg_jct.md"));
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_listing_quietly() {
+    // `schedlab list policies | head -1`, made deterministic: the pipe's reading end is closed
+    // before the command writes anything, so its first line meets a broken pipe.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = schedlab().args(["list", "policies"]).stdout(writer).stderr(Stdio::piped()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && !stderr.contains("panicked"), "{stderr}");
+}
