@@ -388,9 +388,18 @@ impl ThroughputTable {
 
     /// Returns the table at `path` (relative to the data directory unless absolute), loaded
     /// once per environment and path: every run of a sweep and every policy shares it. Policies
-    /// use this for their `throughputs=` parameter; errors name the file.
-    pub fn shared(env: &schedlab_core::PolicyEnv, path: &str) -> Result<Arc<ThroughputTable>, String> {
+    /// use this for their `throughputs=` parameter; an error names `policy`, the parameter and
+    /// the file.
+    pub fn shared(
+        env: &schedlab_core::PolicyEnv,
+        path: &str,
+        policy: &str,
+    ) -> Result<Arc<ThroughputTable>, schedlab_core::ParamError> {
         env.shared(path, |path| ThroughputTable::load(path).map(|(table, _)| table).map_err(|error| error.to_string()))
+            .map_err(|message| schedlab_core::ParamError {
+                policy: policy.to_string(),
+                message: format!("parameter 'throughputs': {message}"),
+            })
     }
 
     /// Returns the table with another rule for jobs spread over several GPU types.

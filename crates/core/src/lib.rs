@@ -32,7 +32,7 @@ pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
 pub use job::{JobSpec, TraceStatus};
 pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
 pub use policy::{Context, Knowledge, Policy, PolicyError, RunStart, SolverStats};
-pub use registry::{Made, Make, PolicyEntry, PolicyEnv, ready, recipe};
+pub use registry::{Made, Make, PolicyEntry, PolicyEnv, build_with, ready, recipe};
 pub use rounds::{Phase, RoundClock};
 pub use time::Time;
 pub use view::{JobState, JobView, JobsView, OracleInfo};

@@ -101,6 +101,20 @@ pub fn recipe<C, P: Policy + 'static>(
     Ok(Made { summary, policy })
 }
 
+/// Reads `params` with `read`, refuses unknown keys, then builds the concrete policy with
+/// `build` (what [`recipe`] does, for callers that need the policy's own type: tests, benches).
+pub fn build_with<C, P>(
+    params: &PolicyParams,
+    env: &PolicyEnv,
+    read: impl FnOnce(&mut ParamReader<'_>) -> Result<C, ParamError>,
+    build: impl FnOnce(C, &PolicyEnv) -> Result<P, ParamError>,
+) -> Result<P, ParamError> {
+    let mut reader = params.reader();
+    let config = read(&mut reader)?;
+    reader.finish()?;
+    build(config, env)
+}
+
 /// For [`recipe`]: a policy that `read` already built, needing nothing from the environment.
 pub fn ready<P>(policy: P, _env: &PolicyEnv) -> Result<P, ParamError> {
     Ok(policy)

@@ -252,11 +252,6 @@ impl Experiment {
         expand(&self.inputs.name, &self.inputs.workload, &self.axes, &self.seeds, &self.policies)
     }
 
-    /// The parameters a table can be laid out by: `policy`, `seed` and the sweep axes.
-    pub fn parameters(&self) -> Vec<Parameter> {
-        parameters(&self.axes)
-    }
-
     /// The values of the axis, or none if it is not swept.
     pub fn axis_values(&self, axis: Axis) -> &[f64] {
         self.axes.iter().find(|(known, _)| *known == axis).map_or(&[], |(_, values)| values)
@@ -320,6 +315,7 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// The parameters a table can be laid out by: `policy`, `seed` and the sweep axes.
 fn parameters(axes: &[(Axis, Vec<f64>)]) -> Vec<Parameter> {
     [Parameter::Policy, Parameter::Seed]
         .into_iter()

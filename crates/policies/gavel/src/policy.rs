@@ -5,7 +5,7 @@ use crate::objectives::{self, Objective, Request};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Phase,
-    Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, SolverStats, Time,
+    Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, SolverStats, Time, build_with,
 };
 use schedlab_solver::Backend;
 use std::collections::{BTreeMap, HashMap};
@@ -233,19 +233,13 @@ impl Gavel {
         aware: bool,
         env: &PolicyEnv,
     ) -> Result<Gavel, ParamError> {
-        let mut reader = params.reader();
-        let config = Gavel::read(&mut reader, kind, aware)?;
-        reader.finish()?;
-        Gavel::new(config, env)
+        build_with(params, env, |reader| Gavel::read(reader, kind, aware), Gavel::new)
     }
 
     /// Builds the policy [`Gavel::read`] read, loading its throughput table through `env`.
     pub fn new(config: GavelConfig, env: &PolicyEnv) -> Result<Gavel, ParamError> {
         let GavelConfig(mut gavel) = config;
-        gavel.table = ThroughputTable::shared(env, &gavel.throughputs).map_err(|message| ParamError {
-            policy: gavel.name.clone(),
-            message: format!("parameter 'throughputs': {message}"),
-        })?;
+        gavel.table = ThroughputTable::shared(env, &gavel.throughputs, &gavel.name)?;
         Ok(gavel)
     }
 

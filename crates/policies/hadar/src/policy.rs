@@ -5,7 +5,7 @@ use crate::subroutine::{JobInput, Market, Progress, Schedule, Utility, best_sche
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
-    Phase, Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock,
+    Phase, Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, build_with,
 };
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
@@ -143,19 +143,13 @@ impl Hadar {
     /// Reads and builds the policy written as `params` in one step (for tests and benches; the
     /// zoo goes through the crate's `POLICIES` entries).
     pub fn from_params(params: &PolicyParams, forking: bool, env: &PolicyEnv) -> Result<Hadar, ParamError> {
-        let mut reader = params.reader();
-        let config = Hadar::read(&mut reader, forking)?;
-        reader.finish()?;
-        Hadar::new(config, env)
+        build_with(params, env, |reader| Hadar::read(reader, forking), Hadar::new)
     }
 
     /// Builds the policy [`Hadar::read`] read, loading its throughput table through `env`.
     pub fn new(config: HadarConfig, env: &PolicyEnv) -> Result<Hadar, ParamError> {
         let HadarConfig(mut hadar) = config;
-        hadar.table = ThroughputTable::shared(env, &hadar.throughputs).map_err(|message| ParamError {
-            policy: hadar.name.clone(),
-            message: format!("parameter 'throughputs': {message}"),
-        })?;
+        hadar.table = ThroughputTable::shared(env, &hadar.throughputs, &hadar.name)?;
         Ok(hadar)
     }
 
