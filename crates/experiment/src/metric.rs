@@ -30,6 +30,13 @@ pub enum Metric {
     JobsFinished,
     /// Restarts (preemptions followed by a start).
     Restarts,
+    /// Mean bounded slowdown `max(1, JCT / max(run time, 10 s))` of finished jobs (RLTune's
+    /// objective).
+    AvgBoundedSlowdown,
+    /// Mean slowdown, JCT over run time, of finished jobs.
+    AvgSlowdown,
+    /// Allocation changes: restarts plus batch reconfigurations without a restart.
+    AllocationChanges,
     /// Engine events.
     Events,
     /// Policy calls.
@@ -43,7 +50,7 @@ pub enum Metric {
 impl Metric {
     /// Every metric, in the order `runs.csv` has them (all but [`Metric::FtfRho`], which compares
     /// two runs and so is not a column of one run).
-    pub const ALL: [Metric; 14] = [
+    pub const ALL: [Metric; 17] = [
         Metric::AvgJctHours,
         Metric::MedianJctHours,
         Metric::P95JctHours,
@@ -55,6 +62,9 @@ impl Metric {
         Metric::JobsMeasured,
         Metric::JobsFinished,
         Metric::Restarts,
+        Metric::AvgBoundedSlowdown,
+        Metric::AvgSlowdown,
+        Metric::AllocationChanges,
         Metric::Events,
         Metric::Decisions,
         Metric::FtfRho,
@@ -74,6 +84,9 @@ impl Metric {
             Metric::JobsMeasured => "jobs_measured",
             Metric::JobsFinished => "jobs_finished",
             Metric::Restarts => "restarts",
+            Metric::AvgBoundedSlowdown => "avg_bounded_slowdown",
+            Metric::AvgSlowdown => "avg_slowdown",
+            Metric::AllocationChanges => "allocation_changes",
             Metric::Events => "events",
             Metric::Decisions => "decisions",
             Metric::FtfRho => "ftf_rho",
@@ -100,6 +113,9 @@ impl Metric {
             Metric::JobsMeasured => m.jobs_measured as f64,
             Metric::JobsFinished => m.jobs_finished as f64,
             Metric::Restarts => m.restarts as f64,
+            Metric::AvgBoundedSlowdown => m.avg_bounded_slowdown,
+            Metric::AvgSlowdown => m.avg_slowdown,
+            Metric::AllocationChanges => m.allocation_changes as f64,
             Metric::Events => m.events as f64,
             Metric::Decisions => m.decisions as f64,
             Metric::FtfRho => return None,
@@ -147,6 +163,6 @@ mod tests {
         }
         let error = "avg_jct_days".parse::<Metric>().unwrap_err();
         assert!(error.starts_with("unknown metric 'avg_jct_days'; expected one of avg_jct_hours"), "{error}");
-        assert_eq!(Metric::per_run().count(), 13);
+        assert_eq!(Metric::per_run().count(), 16);
     }
 }

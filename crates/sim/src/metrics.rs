@@ -38,6 +38,32 @@ pub struct JobRecord {
     pub gpu_seconds: Vec<f64>,
 }
 
+/// The run time below which [`JobRecord::bounded_slowdown`] counts a job as this long, in
+/// seconds: 10 s, as RLTune (and RLScheduler before it) bounds the slowdown of very short jobs.
+pub const BOUNDED_SLOWDOWN_FLOOR: f64 = 10.0;
+
+impl JobRecord {
+    /// Returns the job's slowdown, its JCT over the time it held GPUs (`(wait + run) / run`),
+    /// if it finished; infinite for a job that finished without holding GPUs (impossible in a
+    /// run, as every job needs GPUs to progress).
+    pub fn slowdown(&self) -> Option<f64> {
+        self.jct.map(|jct| jct / self.run_time)
+    }
+
+    /// Returns the job's bounded slowdown `max(1, (wait + run) / max(run, 10 s))`, RLTune's
+    /// objective, if it finished: short jobs cannot dominate the mean.
+    pub fn bounded_slowdown(&self) -> Option<f64> {
+        self.jct.map(|jct| (jct / self.run_time.max(BOUNDED_SLOWDOWN_FLOOR)).max(1.0))
+    }
+
+    /// Returns how often the job's allocation changed after its first start: restarts (moves,
+    /// resizes, preemptions) plus batch reconfigurations without a restart. For elastic
+    /// policies restarts alone hide the reconfigurations.
+    pub fn allocation_changes(&self) -> u32 {
+        self.restarts + self.reconfigurations
+    }
+}
+
 /// Busy GPUs of each type over time, a step function: `busy[i]` holds from `times[i]` on.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BusyTimeline {
@@ -156,6 +182,12 @@ pub struct RunMetrics {
     pub utilization_per_type: Vec<f64>,
     /// Restarts summed over measured jobs.
     pub restarts: u64,
+    /// Mean [`JobRecord::bounded_slowdown`] over finished measured jobs.
+    pub avg_bounded_slowdown: f64,
+    /// Mean [`JobRecord::slowdown`] over finished measured jobs.
+    pub avg_slowdown: f64,
+    /// [`JobRecord::allocation_changes`] summed over measured jobs.
+    pub allocation_changes: u64,
     /// Arrivals, completions and ticks processed in the whole run.
     pub events: u64,
     /// Times the policy was called.
@@ -212,6 +244,9 @@ pub fn summarize(
         utilization: ratio(busy.iter().sum(), total_gpus),
         utilization_per_type: busy.iter().zip(gpus_per_type).map(|(busy, gpus)| ratio(*busy, *gpus)).collect(),
         restarts: measured.iter().map(|job| u64::from(job.restarts)).sum(),
+        avg_bounded_slowdown: mean(measured.iter().filter_map(|job| job.bounded_slowdown())),
+        avg_slowdown: mean(measured.iter().filter_map(|job| job.slowdown())),
+        allocation_changes: measured.iter().map(|job| u64::from(job.allocation_changes())).sum(),
         events: 0,
         decisions: 0,
         end_time,
@@ -228,6 +263,49 @@ mod tests {
         assert_eq!(percentile(&values, 50.0), 2.5);
         assert_eq!(percentile(&values, 100.0), 4.0);
         assert!((percentile(&values, 95.0) - 3.85).abs() < 1e-12);
+    }
+
+    fn record(arrival: f64, first_start: f64, finish: f64, run_time: f64) -> JobRecord {
+        JobRecord {
+            id: 0,
+            name: None,
+            arrival,
+            gpus: 1,
+            job_type: "t".into(),
+            first_start: Some(first_start),
+            finish: Some(finish),
+            jct: Some(finish - arrival),
+            queueing_delay: Some(first_start - arrival),
+            waiting_time: finish - arrival - run_time,
+            run_time,
+            restarts: 2,
+            reconfigurations: 3,
+            gpu_seconds: vec![run_time],
+        }
+    }
+
+    #[test]
+    fn slowdowns_follow_their_definitions() {
+        // Waits 100 s, runs 50 s: slowdown 3 either way.
+        let long = record(0.0, 100.0, 150.0, 50.0);
+        assert_eq!((long.slowdown(), long.bounded_slowdown()), (Some(3.0), Some(3.0)));
+        // Waits 8 s, runs 2 s: slowdown 5, bounded by the 10 s floor to 1.
+        let short = record(0.0, 8.0, 10.0, 2.0);
+        assert_eq!((short.slowdown(), short.bounded_slowdown()), (Some(5.0), Some(1.0)));
+        // Waits 15 s, runs 5 s: 20 / 10 = 2.
+        assert_eq!(record(0.0, 15.0, 20.0, 5.0).bounded_slowdown(), Some(2.0));
+        assert_eq!(long.allocation_changes(), 5);
+        let unfinished = JobRecord { finish: None, jct: None, ..long };
+        assert_eq!((unfinished.slowdown(), unfinished.bounded_slowdown()), (None, None));
+        let metrics = summarize(
+            &[record(0.0, 100.0, 150.0, 50.0), short, unfinished],
+            &MeasurementWindow::All,
+            &BusyTimeline { gpu_types: vec!["g".into()], ..Default::default() },
+            &[1],
+            200.0,
+        );
+        assert_eq!((metrics.avg_slowdown, metrics.avg_bounded_slowdown), (4.0, 2.0));
+        assert_eq!(metrics.allocation_changes, 15);
     }
 
     #[test]
