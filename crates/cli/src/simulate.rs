@@ -35,7 +35,7 @@ fn cluster_section(text: &str, gpus_per_node: u32) -> Result<ClusterSection> {
                 .iter()
                 .map(|node| NodeEntry {
                     name: Some(node.name.clone()),
-                    gpu_type: cluster.gpu_types()[node.gpu_type.index()].clone(),
+                    gpu_type: (node.gpus > 0).then(|| cluster.gpu_types()[node.gpu_type.index()].clone()),
                     gpus: node.gpus,
                     cpus: node.cpus,
                     mem_gib: node.mem_gib,
@@ -93,6 +93,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
             model,
             fractional_gpus: Default::default(),
             declared_work: None,
+            required_gpu_type: false,
         },
         cluster: cluster_section(&args.cluster, args.gpus_per_node)
             .with_context(|| format!("cluster '{}'", args.cluster))?,

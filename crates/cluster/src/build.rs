@@ -105,10 +105,11 @@ impl CompactCluster {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeEntry {
-    /// Node name; defaults to `<type>-<i>`.
+    /// Node name; defaults to `<type>-<i>` (`cpu-<i>` for a node without GPUs).
     pub name: Option<String>,
-    /// GPU type name.
-    pub gpu_type: String,
+    /// GPU type name; required when the node has GPUs, and must be left out when it has none
+    /// (a CPU node, where parameter servers may run).
+    pub gpu_type: Option<String>,
     /// GPUs on the node.
     pub gpus: u32,
     /// CPU cores, if known.
@@ -125,19 +126,29 @@ pub struct NodeEntry {
 pub fn from_node_list(entries: &[NodeEntry]) -> Result<ClusterSpec, BuildError> {
     let mut gpu_types: Vec<String> = Vec::new();
     let mut nodes = Vec::new();
-    for entry in entries {
-        let type_index = match gpu_types.iter().position(|known| *known == entry.gpu_type) {
-            Some(index) => index,
-            None => {
-                gpu_types.push(entry.gpu_type.clone());
-                gpu_types.len() - 1
+    for (index, entry) in entries.iter().enumerate() {
+        let syntax = |message: String| BuildError::Syntax { text: format!("nodes[{index}]"), message };
+        let type_index = match (&entry.gpu_type, entry.gpus) {
+            (Some(gpu_type), 0) => {
+                return Err(syntax(format!("has gpu_type '{gpu_type}' but 0 GPUs; leave gpu_type out for a CPU node")));
             }
+            // A CPU node's type means nothing; the first type keeps ids dense.
+            (None, 0) => 0,
+            (None, _) => return Err(syntax(format!("has {} GPUs but no gpu_type", entry.gpus))),
+            (Some(gpu_type), _) => match gpu_types.iter().position(|known| known == gpu_type) {
+                Some(index) => index,
+                None => {
+                    gpu_types.push(gpu_type.clone());
+                    gpu_types.len() - 1
+                }
+            },
         };
+        let prefix = entry.gpu_type.as_deref().unwrap_or("cpu");
         for copy in 0..entry.count.unwrap_or(1) {
             let name = match (&entry.name, entry.count) {
                 (Some(name), Some(count)) if count > 1 => format!("{name}-{copy}"),
                 (Some(name), _) => name.clone(),
-                (None, _) => format!("{}-{}", entry.gpu_type, nodes.len()),
+                (None, _) => format!("{prefix}-{}", nodes.len()),
             };
             nodes.push(Node {
                 name,
@@ -379,7 +390,7 @@ mod tests {
         let entries = vec![
             NodeEntry {
                 name: Some("big".into()),
-                gpu_type: "a100".into(),
+                gpu_type: Some("a100".into()),
                 gpus: 8,
                 cpus: Some(96.0),
                 mem_gib: None,
@@ -388,7 +399,7 @@ mod tests {
             },
             NodeEntry {
                 name: None,
-                gpu_type: "t4".into(),
+                gpu_type: Some("t4".into()),
                 gpus: 2,
                 cpus: None,
                 mem_gib: None,
@@ -400,5 +411,30 @@ mod tests {
         let names: Vec<&str> = spec.nodes().iter().map(|node| node.name.as_str()).collect();
         assert_eq!(names, ["big-0", "big-1", "t4-2"]);
         assert_eq!(spec.total_gpus(), 18);
+    }
+
+    #[test]
+    fn node_list_takes_cpu_nodes_without_a_gpu_type() {
+        let entry = |gpu_type: Option<&str>, gpus| NodeEntry {
+            name: None,
+            gpu_type: gpu_type.map(str::to_string),
+            gpus,
+            cpus: Some(16.0),
+            mem_gib: None,
+            group: None,
+            count: None,
+        };
+        let spec = from_node_list(&[entry(None, 0), entry(Some("k80"), 4)]).unwrap();
+        assert_eq!(
+            (spec.gpu_types(), spec.nodes()[0].name.as_str(), spec.total_gpus()),
+            (&["k80".to_string()][..], "cpu-0", 4)
+        );
+        assert_eq!(spec.total_cpus(), Some(32.0));
+        let error = from_node_list(&[entry(Some("k80"), 0)]).unwrap_err().to_string();
+        assert!(error.contains("nodes[0]") && error.contains("leave gpu_type out for a CPU node"), "{error}");
+        let error = from_node_list(&[entry(None, 4)]).unwrap_err().to_string();
+        assert!(error.contains("has 4 GPUs but no gpu_type"), "{error}");
+        let error = from_node_list(&[entry(None, 0)]).unwrap_err();
+        assert!(matches!(error, BuildError::Cluster(ClusterError::Empty)), "{error}");
     }
 }

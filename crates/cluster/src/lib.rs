@@ -17,7 +17,9 @@ pub mod perf;
 pub mod placement;
 
 pub use build::{BuildError, CompactCluster, LoadSummary, NodeEntry};
-pub use perf::{MixedTypes, PerfError, PerfModel, RateSegment, ThroughputSummary, ThroughputTable, TraceDuration};
+pub use perf::{
+    MixedTypes, PerfError, PerfModel, Placement, RateSegment, ThroughputSummary, ThroughputTable, TraceDuration,
+};
 pub use placement::{PlacementStrategy, Placer, TypeRule};
 
 use std::path::{Path, PathBuf};

@@ -79,6 +79,25 @@ pub struct RateSegment {
     pub until: Option<f64>,
 }
 
+/// An allocation as a perf model sees it: GPU types instead of nodes, the batch configuration
+/// and the number of parameter servers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement<'a> {
+    /// `(GPU type, GPUs)` for each node of the allocation, in node order.
+    pub parts: &'a [(&'a str, u32)],
+    /// The batch configuration chosen by the policy; `None`: the job's own.
+    pub batch: Option<BatchConfig>,
+    /// Parameter servers, in total over nodes (0 for jobs without them).
+    pub ps: u32,
+}
+
+impl<'a> Placement<'a> {
+    /// Returns the placement of GPUs only: the job's own batch, no parameter servers.
+    pub fn gpus(parts: &'a [(&'a str, u32)]) -> Placement<'a> {
+        Placement { parts, batch: None, ps: 0 }
+    }
+}
+
 /// The engine's ground truth: steps per second of a job on an allocation.
 pub trait PerfModel: Send + Sync {
     /// Returns a short description for error messages, e.g. `throughput table 'x.json'`.
@@ -103,20 +122,14 @@ pub trait PerfModel: Send + Sync {
         Ok(slowest)
     }
 
-    /// Returns the rate of `job` on an allocation given as `(gpu type, gpus)` parts, training
-    /// with `batch` (`None`: the job's own), once it has made `progress` steps, and the progress
-    /// at which that rate may change (piecewise-constant rates: statistical efficiency that
-    /// changes with training, say). The default ignores the batch and the progress:
-    /// [`PerfModel::allocation_rate`], valid until the job finishes.
-    fn segment(
-        &self,
-        job: &JobSpec,
-        parts: &[(&str, u32)],
-        batch: Option<BatchConfig>,
-        progress: f64,
-    ) -> Result<RateSegment, PerfError> {
-        let _ = (batch, progress);
-        Ok(RateSegment { rate: self.allocation_rate(job, parts)?, until: None })
+    /// Returns the rate of `job` on `placement` (GPUs by type, batch configuration, parameter
+    /// servers) once it has made `progress` steps, and the progress at which that rate may
+    /// change (piecewise-constant rates: statistical efficiency that changes with training,
+    /// say). The default ignores the batch, the servers and the progress:
+    /// [`PerfModel::allocation_rate`] of the parts, valid until the job finishes.
+    fn segment(&self, job: &JobSpec, placement: &Placement<'_>, progress: f64) -> Result<RateSegment, PerfError> {
+        let _ = progress;
+        Ok(RateSegment { rate: self.allocation_rate(job, placement.parts)?, until: None })
     }
 
     /// Returns steps per second of `job` while it shares `gpus` GPUs of `gpu_type` with

@@ -3,7 +3,7 @@
 //! Ordering (which job runs) is the policy's business; placement (on which nodes) is here, so
 //! every policy places the same way unless its paper says otherwise.
 
-use schedlab_core::{Allocation, ClusterView, GpuTypeId, GpuTypeSet, NodeId, ParamError, ParamReader};
+use schedlab_core::{Allocation, ClusterView, GpuTypeId, GpuTypeSet, JobView, NodeId, ParamError, ParamReader};
 
 /// How to lay a job's GPUs out over nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +62,12 @@ impl Placer {
         Ok(Placer { strategy, types })
     }
 
+    /// Finds free GPUs for `job` at its requested size: on its feasible types, inside its pool
+    /// (if it has one), with its CPUs per GPU. Returns `None` if nothing fits.
+    pub fn place_job(&self, cluster: &ClusterView, job: &JobView) -> Option<Allocation> {
+        self.place_in(cluster, job.gpus, job.feasible_types, job.cpu_demand().per_gpu, job.pool.as_deref())
+    }
+
     /// Finds free GPUs for a job of `gpus` GPUs that may run on `feasible` types, with
     /// `cpus_per_gpu` CPUs per GPU if CPUs are modelled. Returns `None` if nothing fits.
     pub fn place(
@@ -70,6 +76,18 @@ impl Placer {
         gpus: u32,
         feasible: GpuTypeSet,
         cpus_per_gpu: Option<f64>,
+    ) -> Option<Allocation> {
+        self.place_in(cluster, gpus, feasible, cpus_per_gpu, None)
+    }
+
+    /// [`Placer::place`] restricted to the nodes of group `pool`, if given.
+    pub fn place_in(
+        &self,
+        cluster: &ClusterView,
+        gpus: u32,
+        feasible: GpuTypeSet,
+        cpus_per_gpu: Option<f64>,
+        pool: Option<&str>,
     ) -> Option<Allocation> {
         if gpus == 0 || cluster.total_free() < gpus {
             return None;
@@ -82,14 +100,14 @@ impl Placer {
                 continue;
             }
             if let Some(plan) =
-                self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, type_index as u16)
+                self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, pool, type_index as u16)
                 && best.as_ref().is_none_or(|known| plan.key() < known.key())
             {
                 best = Some(plan);
             }
         }
         if best.is_none() && self.types == TypeRule::PreferSameType {
-            best = self.plan(cluster, gpus, feasible, cpus_per_gpu, u16::MAX);
+            best = self.plan(cluster, gpus, feasible, cpus_per_gpu, pool, u16::MAX);
         }
         best.map(|plan| Allocation::new(plan.parts))
     }
@@ -105,7 +123,7 @@ impl Placer {
         if gpus == 0 || cluster.free_of_type(gpu_type) < gpus {
             return None;
         }
-        self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, gpu_type.0)
+        self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, None, gpu_type.0)
             .map(|plan| Allocation::new(plan.parts))
     }
 
@@ -115,6 +133,7 @@ impl Placer {
         gpus: u32,
         types: GpuTypeSet,
         cpus_per_gpu: Option<f64>,
+        pool: Option<&str>,
         gpu_type: u16,
     ) -> Option<Plan> {
         let spec = cluster.spec();
@@ -132,6 +151,7 @@ impl Placer {
             .nodes()
             .iter()
             .enumerate()
+            .filter(|(_, node)| pool.is_none_or(|pool| node.in_group(pool)))
             .map(|(index, node)| (NodeId(index as u32), node.gpu_type))
             .filter(|(_, node_type)| types.contains(*node_type))
             .map(|(node, _)| (node, usable(node)))
@@ -209,6 +229,32 @@ mod tests {
 
     fn view(text: &str, per_node: u32) -> ClusterView {
         ClusterView::new(Arc::new(CompactCluster::parse(text, per_node).unwrap().build().unwrap()))
+    }
+
+    #[test]
+    fn a_pool_keeps_a_job_on_its_groups_nodes() {
+        let mut spec = CompactCluster::parse("v100=8", 2).unwrap().build().unwrap();
+        let groups = ["a", "a", "b", "b"];
+        let nodes: Vec<schedlab_core::Node> = spec
+            .nodes()
+            .iter()
+            .zip(groups)
+            .map(|(node, group)| schedlab_core::Node { group: Some(group.into()), ..node.clone() })
+            .collect();
+        spec = schedlab_core::ClusterSpec::new(spec.gpu_types().to_vec(), nodes).unwrap();
+        let mut cluster = ClusterView::new(Arc::new(spec));
+        cluster.take(&Allocation::on_node(NodeId(3), 1), None).unwrap();
+        let placer = Placer::default();
+        let all = GpuTypeSet::EMPTY.with(GpuTypeId(0));
+        // Pool b has 3 free GPUs on nodes 2 and 3; the tightest single node is node 3.
+        assert_eq!(placer.place_in(&cluster, 1, all, None, Some("b")), Some(Allocation::on_node(NodeId(3), 1)));
+        assert_eq!(
+            placer.place_in(&cluster, 3, all, None, Some("b")),
+            Some(Allocation::new(vec![(NodeId(2), 2), (NodeId(3), 1)]))
+        );
+        assert_eq!(placer.place_in(&cluster, 4, all, None, Some("b")), None);
+        assert_eq!(placer.place_in(&cluster, 1, all, None, Some("c")), None);
+        assert_eq!(placer.place(&cluster, 1, all, None), Some(Allocation::on_node(NodeId(3), 1)));
     }
 
     #[test]

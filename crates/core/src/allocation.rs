@@ -21,8 +21,12 @@ pub struct Allocation {
     /// The batch configuration chosen by an adaptive policy (Pollux); `None` keeps the job's
     /// own. A running job's batch changes without a restart through [`Decision::reconfigure`].
     pub batch: Option<BatchConfig>,
-    /// Number of parameter servers chosen by a policy (DL2); `None` if not applicable.
-    pub ps: Option<u32>,
+    /// Parameter servers placed by the policy (DL2) as `(node, servers)` pairs, sorted by node
+    /// with each node at most once (see [`Allocation::with_ps`]); empty for jobs without them.
+    /// Each server uses the job's CPUs per server ([`crate::JobView::cpu_demand`]) on its
+    /// node, which may have no GPUs; the perf model sees their number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ps: Vec<(NodeId, u32)>,
     /// Space sharing (Gavel's packing): the job shares exactly these GPUs with this partner,
     /// whose allocation has the same parts and names this job back. The pair holds the GPUs
     /// once, each job runs at its co-located rate, and when one stops the other keeps the GPUs
@@ -48,12 +52,12 @@ impl Allocation {
                 false
             }
         });
-        Allocation { parts, batch: None, ps: None, colocated_with: None, forked: false }
+        Allocation { parts, batch: None, ps: Vec::new(), colocated_with: None, forked: false }
     }
 
     /// Returns an allocation of `gpus` GPUs on a single node.
     pub fn on_node(node: NodeId, gpus: u32) -> Allocation {
-        Allocation { parts: vec![(node, gpus)], batch: None, ps: None, colocated_with: None, forked: false }
+        Allocation { parts: vec![(node, gpus)], batch: None, ps: Vec::new(), colocated_with: None, forked: false }
     }
 
     /// Returns the same GPUs shared with `partner` (see [`Allocation::colocated_with`]).
@@ -68,7 +72,7 @@ impl Allocation {
         nodes.sort_unstable();
         nodes.dedup();
         let parts = nodes.into_iter().map(|node| (node, gpus)).collect();
-        Allocation { parts, batch: None, ps: None, colocated_with: None, forked: true }
+        Allocation { parts, batch: None, ps: Vec::new(), colocated_with: None, forked: true }
     }
 
     /// Returns the total number of GPUs.
@@ -79,6 +83,18 @@ impl Allocation {
     /// Returns the number of distinct nodes.
     pub fn nodes(&self) -> usize {
         self.parts.len()
+    }
+
+    /// Returns the total number of parameter servers.
+    pub fn ps_count(&self) -> u32 {
+        self.ps.iter().map(|part| part.1).sum()
+    }
+
+    /// Returns the same allocation with parameter servers on these nodes (sorted by node,
+    /// repeated nodes merged, as [`Allocation::new`] does for GPUs).
+    pub fn with_ps(mut self, ps: Vec<(NodeId, u32)>) -> Allocation {
+        self.ps = Allocation::new(ps).parts;
+        self
     }
 
     /// Returns the same allocation with another batch configuration.
@@ -164,6 +180,15 @@ mod tests {
         assert_eq!(allocation.parts, vec![(NodeId(1), 1), (NodeId(3), 3)]);
         assert_eq!(allocation.gpus(), 4);
         assert_eq!(allocation.nodes(), 2);
+    }
+
+    #[test]
+    fn parameter_servers_merge_by_node_and_a_change_restarts() {
+        let a = Allocation::on_node(NodeId(0), 2).with_ps(vec![(NodeId(2), 1), (NodeId(1), 1), (NodeId(2), 2)]);
+        assert_eq!((a.ps.clone(), a.ps_count()), (vec![(NodeId(1), 1), (NodeId(2), 3)], 4));
+        let moved = a.clone().with_ps(vec![(NodeId(1), 4)]);
+        let decision = Decision::reconcile(vec![(JobId(0), &a)], vec![(JobId(0), moved.clone())], None);
+        assert_eq!((decision.preempt, decision.start), (vec![JobId(0)], vec![(JobId(0), moved)]));
     }
 
     #[test]

@@ -4,7 +4,8 @@ use crate::{Allocation, GpuTypeId, NodeId};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// One machine: a number of GPUs of a single type, plus CPUs and memory when known.
+/// One machine: a number of GPUs of a single type, plus CPUs and memory when known. A node
+/// with 0 GPUs (a CPU node, for parameter servers) has a `gpu_type` that means nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Node {
     /// Human-readable name (machine id in the source file, or `v100-3`).
@@ -19,6 +20,13 @@ pub struct Node {
     pub mem_gib: Option<f64>,
     /// Group the node belongs to, such as a Philly virtual cluster, if any.
     pub group: Option<String>,
+}
+
+impl Node {
+    /// Returns true if and only if the node is in group `pool` (`""`: nodes without a group).
+    pub fn in_group(&self, pool: &str) -> bool {
+        self.group.as_deref().unwrap_or("") == pool
+    }
 }
 
 /// Occurs when a cluster description is inconsistent.
@@ -44,9 +52,6 @@ pub enum ClusterError {
     /// Occurs when more than 64 GPU types are declared.
     #[error("{0} GPU types declared; at most 64 are supported")]
     TooManyGpuTypes(usize),
-    /// Occurs when a node has zero GPUs.
-    #[error("node '{0}' has 0 GPUs; CPU-only nodes are not simulated")]
-    NoGpus(String),
 }
 
 /// The static shape of a cluster: GPU type names and nodes. Built by `schedlab-cluster`.
@@ -67,6 +72,9 @@ impl ClusterSpec {
                 return Err(ClusterError::DuplicateGpuType(name.clone()));
             }
         }
+        if nodes.iter().all(|node| node.gpus == 0) {
+            return Err(ClusterError::Empty);
+        }
         for node in &nodes {
             if node.gpu_type.index() >= gpu_types.len() {
                 return Err(ClusterError::UnknownGpuType {
@@ -75,12 +83,6 @@ impl ClusterSpec {
                     known: gpu_types.len(),
                 });
             }
-            if node.gpus == 0 {
-                return Err(ClusterError::NoGpus(node.name.clone()));
-            }
-        }
-        if nodes.is_empty() {
-            return Err(ClusterError::Empty);
         }
         Ok(ClusterSpec { gpu_types, nodes })
     }
@@ -122,6 +124,11 @@ impl ClusterSpec {
             counts[node.gpu_type.index()] += node.gpus;
         }
         counts
+    }
+
+    /// Returns the total number of CPUs, if every node's is known.
+    pub fn total_cpus(&self) -> Option<f64> {
+        self.nodes.iter().map(|node| node.cpus).sum()
     }
 
     /// Returns the largest number of GPUs on one node.
@@ -167,9 +174,80 @@ pub enum CapacityError {
         /// The node.
         node: NodeId,
     },
+    /// Occurs when an allocation lists a node with zero parameter servers.
+    #[error("{node} is listed with 0 parameter servers; list only nodes that hold one or more")]
+    EmptyPsPart {
+        /// The node.
+        node: NodeId,
+    },
 }
 
-/// The cluster as a policy sees it at a decision point: static shape plus free resources.
+impl CapacityError {
+    /// Returns the node the error is about.
+    pub fn node(&self) -> NodeId {
+        match *self {
+            CapacityError::UnknownNode { node, .. }
+            | CapacityError::Gpus { node, .. }
+            | CapacityError::Cpus { node, .. }
+            | CapacityError::EmptyPart { node }
+            | CapacityError::EmptyPsPart { node } => node,
+        }
+    }
+}
+
+/// The CPUs a job's allocation uses: some per GPU of its workers (if CPUs are modelled for
+/// it) and some per parameter server ([`Allocation::ps`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CpuDemand {
+    /// CPUs per GPU; `None`: the job's workers use no CPUs that are accounted.
+    pub per_gpu: Option<f64>,
+    /// CPUs per parameter server.
+    pub per_ps: f64,
+}
+
+impl From<Option<f64>> for CpuDemand {
+    /// CPUs per GPU only (a job without parameter servers).
+    fn from(per_gpu: Option<f64>) -> CpuDemand {
+        CpuDemand { per_gpu, per_ps: 0.0 }
+    }
+}
+
+impl CpuDemand {
+    /// Returns the CPUs the allocation uses on `node`.
+    fn on(&self, allocation: &Allocation, node: NodeId) -> f64 {
+        let find = |parts: &[(NodeId, u32)]| {
+            parts.binary_search_by_key(&node, |part| part.0).map_or(0, |index| parts[index].1)
+        };
+        let workers = self.per_gpu.map_or(0.0, |per_gpu| per_gpu * f64::from(find(&allocation.parts)));
+        workers + self.per_ps * f64::from(find(&allocation.ps))
+    }
+
+    /// Returns true if and only if the allocation uses CPUs that are accounted.
+    fn counts(&self, allocation: &Allocation) -> bool {
+        self.per_gpu.is_some() || (self.per_ps != 0.0 && !allocation.ps.is_empty())
+    }
+
+    /// Calls `visit(node, cpus)` once for every node of the allocation (GPU parts and parameter
+    /// servers, in node order) if it uses CPUs that are accounted.
+    pub fn each_node(&self, allocation: &Allocation, mut visit: impl FnMut(NodeId, f64)) {
+        if !self.counts(allocation) {
+            return;
+        }
+        let (mut gpu_parts, mut ps_parts) = (allocation.parts.iter().peekable(), allocation.ps.iter().peekable());
+        loop {
+            let node = match (gpu_parts.peek(), ps_parts.peek()) {
+                (None, None) => return,
+                (Some(a), Some(b)) => a.0.min(b.0),
+                (Some(a), None) | (None, Some(a)) => a.0,
+            };
+            gpu_parts.next_if(|part| part.0 == node);
+            ps_parts.next_if(|part| part.0 == node);
+            visit(node, self.on(allocation, node));
+        }
+    }
+}
+
+/// The cluster as a policy sees it at a decision point: static shape plus free GPUs and CPUs.
 ///
 /// Cheap to clone (one `Arc` and a few short vectors), so a policy can plan several starts on
 /// a copy with [`ClusterView::take`] before returning its decision.
@@ -243,11 +321,13 @@ impl ClusterView {
         &self.gpus_per_type
     }
 
-    /// Checks that `allocation` fits the free resources, with `cpus_per_gpu` CPUs per GPU.
-    pub fn check_fits(&self, allocation: &Allocation, cpus_per_gpu: Option<f64>) -> Result<(), CapacityError> {
+    /// Checks that `allocation` fits the free resources: its GPUs, and the CPUs of `cpus` (CPUs
+    /// per GPU, or a [`CpuDemand`] that also counts parameter servers).
+    pub fn check_fits(&self, allocation: &Allocation, cpus: impl Into<CpuDemand>) -> Result<(), CapacityError> {
+        let nodes = self.free_gpus.len();
         for &(node, gpus) in &allocation.parts {
-            if node.index() >= self.free_gpus.len() {
-                return Err(CapacityError::UnknownNode { node, nodes: self.free_gpus.len() });
+            if node.index() >= nodes {
+                return Err(CapacityError::UnknownNode { node, nodes });
             }
             if gpus == 0 {
                 return Err(CapacityError::EmptyPart { node });
@@ -256,29 +336,36 @@ impl ClusterView {
             if gpus > free {
                 return Err(CapacityError::Gpus { node, requested: gpus, free });
             }
-            if let Some(per_gpu) = cpus_per_gpu {
-                let requested = per_gpu * f64::from(gpus);
-                let free = self.free_cpus[node.index()];
-                if requested > free + CPU_EPSILON {
-                    return Err(CapacityError::Cpus { node, requested, free });
-                }
+        }
+        for &(node, servers) in &allocation.ps {
+            if node.index() >= nodes {
+                return Err(CapacityError::UnknownNode { node, nodes });
+            }
+            if servers == 0 {
+                return Err(CapacityError::EmptyPsPart { node });
             }
         }
-        Ok(())
+        let mut result = Ok(());
+        cpus.into().each_node(allocation, |node, requested| {
+            let free = self.free_cpus[node.index()];
+            if result.is_ok() && requested > free + CPU_EPSILON {
+                result = Err(CapacityError::Cpus { node, requested, free });
+            }
+        });
+        result
     }
 
     /// Marks the allocation's resources as used, after checking that they are free.
-    pub fn take(&mut self, allocation: &Allocation, cpus_per_gpu: Option<f64>) -> Result<(), CapacityError> {
-        self.check_fits(allocation, cpus_per_gpu)?;
+    pub fn take(&mut self, allocation: &Allocation, cpus: impl Into<CpuDemand>) -> Result<(), CapacityError> {
+        let cpus = cpus.into();
+        self.check_fits(allocation, cpus)?;
         for &(node, gpus) in &allocation.parts {
             self.free_gpus[node.index()] -= gpus;
             self.free_total -= gpus;
             let gpu_type = self.spec.node(node).gpu_type;
             self.free_per_type[gpu_type.index()] -= gpus;
-            if let Some(per_gpu) = cpus_per_gpu {
-                self.free_cpus[node.index()] -= per_gpu * f64::from(gpus);
-            }
         }
+        cpus.each_node(allocation, |node, used| self.free_cpus[node.index()] -= used);
         Ok(())
     }
 
@@ -286,7 +373,7 @@ impl ClusterView {
     ///
     /// # Panics
     /// Panics if this would free more GPUs than a node has: that is a bookkeeping bug.
-    pub fn release(&mut self, allocation: &Allocation, cpus_per_gpu: Option<f64>) {
+    pub fn release(&mut self, allocation: &Allocation, cpus: impl Into<CpuDemand>) {
         for &(node, gpus) in &allocation.parts {
             let capacity = self.spec.node(node).gpus;
             let free = &mut self.free_gpus[node.index()];
@@ -295,10 +382,8 @@ impl ClusterView {
             self.free_total += gpus;
             let gpu_type = self.spec.node(node).gpu_type;
             self.free_per_type[gpu_type.index()] += gpus;
-            if let Some(per_gpu) = cpus_per_gpu {
-                self.free_cpus[node.index()] += per_gpu * f64::from(gpus);
-            }
         }
+        cpus.into().each_node(allocation, |node, used| self.free_cpus[node.index()] += used);
     }
 }
 
@@ -338,6 +423,42 @@ mod tests {
         let view = ClusterView::new(two_node_cluster());
         let err = view.check_fits(&Allocation::on_node(NodeId(1), 2), Some(5.0)).unwrap_err();
         assert!(matches!(err, CapacityError::Cpus { node: NodeId(1), .. }));
+    }
+
+    #[test]
+    fn parameter_servers_take_cpus_on_their_nodes_which_may_have_no_gpus() {
+        let node = |name: &str, gpus, cpus| Node {
+            name: name.into(),
+            gpu_type: GpuTypeId(0),
+            gpus,
+            cpus: Some(cpus),
+            mem_gib: None,
+            group: None,
+        };
+        let spec = ClusterSpec::new(vec!["v100".into()], vec![node("gpu", 4, 8.0), node("cpu", 0, 10.0)]).unwrap();
+        assert_eq!(spec.total_cpus(), Some(18.0));
+        let mut view = ClusterView::new(Arc::new(spec));
+        let demand = CpuDemand { per_gpu: Some(1.0), per_ps: 3.0 };
+        // 2 GPUs (2 CPUs) and one server (3 CPUs) on node 0, two servers (6 CPUs) on node 1.
+        let allocation = Allocation::on_node(NodeId(0), 2).with_ps(vec![(NodeId(0), 1), (NodeId(1), 2)]);
+        view.take(&allocation, demand).unwrap();
+        assert_eq!((view.free_cpus(NodeId(0)), view.free_cpus(NodeId(1))), (3.0, 4.0));
+        assert_eq!(view.total_free(), 2);
+        // Two more servers need 6 CPUs on node 1, which has 4 free.
+        let over = Allocation::on_node(NodeId(0), 1).with_ps(vec![(NodeId(1), 2)]);
+        assert_eq!(
+            view.check_fits(&over, demand),
+            Err(CapacityError::Cpus { node: NodeId(1), requested: 6.0, free: 4.0 })
+        );
+        // Workers and a server on one node add up: 1 + 3 > 3 free.
+        let crowded = Allocation::on_node(NodeId(0), 1).with_ps(vec![(NodeId(0), 1)]);
+        assert!(matches!(view.check_fits(&crowded, demand), Err(CapacityError::Cpus { node: NodeId(0), .. })));
+        assert_eq!(
+            view.check_fits(&Allocation::on_node(NodeId(0), 1).with_ps(vec![(NodeId(5), 1)]), demand),
+            Err(CapacityError::UnknownNode { node: NodeId(5), nodes: 2 })
+        );
+        view.release(&allocation, demand);
+        assert_eq!((view.free_cpus(NodeId(0)), view.free_cpus(NodeId(1)), view.total_free()), (8.0, 10.0, 4));
     }
 
     #[test]

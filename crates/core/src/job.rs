@@ -21,6 +21,10 @@ pub enum TraceStatus {
     Unknown,
 }
 
+/// CPU cores a parameter server uses when its job does not say ([`JobSpec::ps_cpus`]): one,
+/// our assumption (DL2's jobs declare theirs per model).
+pub const DEFAULT_PS_CPUS: f64 = 1.0;
+
 /// A training job as the workload describes it: what the engine simulates.
 ///
 /// Only some fields are visible to policies (see [`crate::JobView`]): the amount of work and
@@ -58,8 +62,20 @@ pub struct JobSpec {
     pub batch_size: Option<u32>,
     /// CPU cores requested, if known.
     pub cpus: Option<f64>,
+    /// CPU cores each of its parameter servers uses (DL2's per-model demand); `None`:
+    /// [`DEFAULT_PS_CPUS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ps_cpus: Option<f64>,
     /// Memory requested in GiB, if known.
     pub mem_gib: Option<f64>,
+    /// The GPU type the job must run on, as its trace records it (Alibaba's `gpu_type`); `None`:
+    /// any type its perf model supports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_type: Option<String>,
+    /// The node group (virtual cluster) the job must stay in when one cluster is shared by
+    /// several VCs; `None`: any node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
     /// Run time recorded by the trace, in seconds (ground truth, not visible to policies).
     pub trace_duration: Option<f64>,
     /// Final status recorded by the trace (ground truth, not visible to policies).
@@ -83,7 +99,10 @@ impl JobSpec {
             vc: None,
             batch_size: None,
             cpus: None,
+            ps_cpus: None,
             mem_gib: None,
+            gpu_type: None,
+            pool: None,
             trace_duration: None,
             trace_status: None,
         }

@@ -26,10 +26,10 @@ mod time;
 mod view;
 
 pub use allocation::{Allocation, BatchConfig, Decision};
-pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, Node};
+pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, CpuDemand, Node};
 pub use datadir::{DataDir, DataError};
 pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
-pub use job::{JobSpec, TraceStatus};
+pub use job::{DEFAULT_PS_CPUS, JobSpec, TraceStatus};
 pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
 pub use policy::{Context, Knowledge, Policy, PolicyError, RunStart, SolverStats};
 pub use registry::{Made, Make, PolicyEntry, PolicyEnv, build_with, ready, recipe};

@@ -1,6 +1,6 @@
 //! What a policy may know about jobs: [`JobView`] and the set of active jobs, [`JobsView`].
 
-use crate::{Allocation, BatchConfig, GpuTypeSet, JobId, JobSpec, Time};
+use crate::{Allocation, BatchConfig, CpuDemand, GpuTypeSet, JobId, JobSpec, Node, Time};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -48,10 +48,16 @@ pub struct JobView {
     pub batch_size: Option<u32>,
     /// CPU cores requested, if known.
     pub cpus: Option<f64>,
+    /// CPU cores each of its parameter servers uses.
+    pub ps_cpus: f64,
+    /// The node group it must stay in, if its cluster is shared by pools (see
+    /// [`JobView::may_use`]).
+    pub pool: Option<Arc<str>>,
     /// The work its user declared at submission, in steps, if declared (possibly wrong: it is
     /// what the user said, not the truth, which only [`OracleInfo`] has).
     pub declared_work: Option<f64>,
-    /// GPU types the job can run on at its requested size (e.g. not where it runs out of memory).
+    /// GPU types the job can run on at its requested size (e.g. not where it runs out of memory,
+    /// or only the type its trace requires).
     pub feasible_types: GpuTypeSet,
     /// Queued or running.
     pub state: JobState,
@@ -87,6 +93,8 @@ impl JobView {
             vc: spec.vc.as_deref().map(Arc::from),
             batch_size: spec.batch_size,
             cpus: spec.cpus,
+            ps_cpus: spec.ps_cpus.unwrap_or(crate::DEFAULT_PS_CPUS),
+            pool: spec.pool.as_deref().map(Arc::from),
             declared_work: spec.declared_work,
             feasible_types,
             state: JobState::Queued,
@@ -102,6 +110,24 @@ impl JobView {
             productive_from: Time::ZERO,
             rate: 0.0,
         }
+    }
+
+    /// Returns the CPUs its allocation uses: its CPU request spread over its requested GPUs (if it
+    /// made one), and [`JobView::ps_cpus`] per parameter server.
+    pub fn cpu_demand(&self) -> CpuDemand {
+        CpuDemand { per_gpu: self.cpus.map(|cpus| cpus / f64::from(self.gpus)), per_ps: self.ps_cpus }
+    }
+
+    /// Returns true if and only if `node` is in the job's pool: any node when the job has no
+    /// pool, else a node of its group ([`Node::in_group`]). Its parameter servers may go on any node of its pool.
+    pub fn in_pool(&self, node: &Node) -> bool {
+        self.pool.as_deref().is_none_or(|pool| node.in_group(pool))
+    }
+
+    /// Returns true if and only if the job may hold GPUs on `node`: the node is in its pool and
+    /// of a feasible type.
+    pub fn may_use(&self, node: &Node) -> bool {
+        self.in_pool(node) && self.feasible_types.contains(node.gpu_type)
     }
 
     /// Returns true if and only if the job holds GPUs now.

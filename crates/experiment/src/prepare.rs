@@ -200,6 +200,11 @@ impl Setup {
                 report.extend(lines);
                 (jobs, Some(groups))
             }
+            Partition::VcPools => {
+                let (jobs, line) = pool_by_vc(&self.cluster, built.jobs);
+                report.push(line);
+                (jobs, None)
+            }
         };
         Ok(PreparedWorkload { jobs, groups, report })
     }
@@ -261,13 +266,9 @@ pub fn templates_of(table: &ThroughputTable, reference: &str) -> Result<Vec<JobT
     Ok(templates)
 }
 
-/// Splits jobs by VC onto each VC's nodes. Jobs whose VC has no nodes, or that ask for more
-/// GPUs than their VC has, cannot run there and are left out and counted.
-fn partition_by_vc(cluster: &ClusterSpec, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, Vec<Group>, Vec<String>) {
-    let mut nodes: BTreeMap<String, Vec<Node>> = BTreeMap::new();
-    for node in cluster.nodes() {
-        nodes.entry(node.group.clone().unwrap_or_default()).or_default().push(node.clone());
-    }
+/// Keeps the jobs that fit their VC's nodes, renumbered; returns them with the counts of jobs
+/// whose VC has no nodes and of jobs larger than their VC.
+fn fitting_their_vc(nodes: &BTreeMap<String, Vec<Node>>, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, usize, usize) {
     let capacity: BTreeMap<&String, u32> =
         nodes.iter().map(|(vc, nodes)| (vc, nodes.iter().map(|node| node.gpus).sum())).collect();
     let mut no_vc = 0;
@@ -284,6 +285,38 @@ fn partition_by_vc(cluster: &ClusterSpec, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, 
     for (index, job) in kept.iter_mut().enumerate() {
         job.id = JobId(index as u32);
     }
+    (kept, no_vc, too_large)
+}
+
+fn nodes_by_vc(cluster: &ClusterSpec) -> BTreeMap<String, Vec<Node>> {
+    let mut nodes: BTreeMap<String, Vec<Node>> = BTreeMap::new();
+    for node in cluster.nodes() {
+        nodes.entry(node.group.clone().unwrap_or_default()).or_default().push(node.clone());
+    }
+    nodes
+}
+
+/// Keeps every job on its VC's nodes of the one shared cluster (`JobSpec::pool`). Jobs whose VC
+/// has no nodes, or that ask for more GPUs than their VC has, are left out and counted.
+fn pool_by_vc(cluster: &ClusterSpec, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, String) {
+    let nodes = nodes_by_vc(cluster);
+    let (mut kept, no_vc, too_large) = fitting_their_vc(&nodes, jobs);
+    for job in &mut kept {
+        job.pool = Some(job.vc.clone().unwrap_or_default());
+    }
+    let line = format!(
+        "VC pools: {} jobs on one cluster of {} VCs, each on its VC's nodes; left out: {no_vc} jobs whose VC has no nodes, {too_large} jobs larger than their VC",
+        kept.len(),
+        nodes.len()
+    );
+    (kept, line)
+}
+
+/// Splits jobs by VC onto each VC's nodes. Jobs whose VC has no nodes, or that ask for more
+/// GPUs than their VC has, cannot run there and are left out and counted.
+fn partition_by_vc(cluster: &ClusterSpec, jobs: Vec<JobSpec>) -> (Vec<JobSpec>, Vec<Group>, Vec<String>) {
+    let nodes = nodes_by_vc(cluster);
+    let (kept, no_vc, too_large) = fitting_their_vc(&nodes, jobs);
     let mut groups = Vec::new();
     for (vc, vc_nodes) in nodes {
         let members: Vec<&JobSpec> = kept.iter().filter(|job| job.vc.clone().unwrap_or_default() == vc).collect();

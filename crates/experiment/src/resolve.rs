@@ -296,6 +296,9 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
     if generator.is_some() && !workload.transforms.is_empty() {
         return Err("workload: transforms apply to traces, not generators".into());
     }
+    if generator.is_some() && workload.required_gpu_type {
+        return Err("workload: required_gpu_type applies to traces that record a GPU type, not generators".into());
+    }
     let (jobs, rate) = match generator {
         Some(GeneratorSpec::GavelContinuous { jobs, rate_per_hour, .. })
         | Some(GeneratorSpec::PhillySampled { jobs, rate_per_hour, .. }) => (*jobs, Some(*rate_per_hour)),

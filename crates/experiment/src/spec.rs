@@ -115,8 +115,9 @@ pub enum ClusterSection {
         /// Name given to Philly's GPUs (the trace does not record models).
         #[serde(default = "default_philly_gpu")]
         gpu_type: String,
-        /// `per_vc` runs each VC's jobs on its own nodes (as the Helios study does); `pooled`
-        /// puts every job on the whole cluster.
+        /// `per_vc` runs each VC's jobs on its own nodes with a policy per VC (as the Helios
+        /// study does); `vc_pools` runs one policy over the whole cluster but keeps each job on
+        /// its VC's nodes (RLTune's single agent); `pooled` puts every job on the whole cluster.
         #[serde(default)]
         partition: Partition,
     },
@@ -144,9 +145,12 @@ fn default_philly_gpu() -> String {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Partition {
-    /// Each VC's jobs run on that VC's nodes only.
+    /// Each VC's jobs run on that VC's nodes only, one policy instance (and engine run) per VC.
     #[default]
     PerVc,
+    /// One policy instance over the whole cluster; each job may use only its VC's nodes
+    /// (`JobSpec::pool`).
+    VcPools,
     /// One pool.
     Pooled,
 }

@@ -5,8 +5,8 @@
 //! so that the cost of the rate-change path shows as events per second against the rigid case.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use schedlab_cluster::{CompactCluster, PerfError, PerfModel, RateSegment, TraceDuration};
-use schedlab_core::{BatchConfig, ClusterSpec, JobSpec};
+use schedlab_cluster::{CompactCluster, PerfError, PerfModel, Placement, RateSegment, TraceDuration};
+use schedlab_core::{ClusterSpec, JobSpec};
 use schedlab_sim::{SimConfig, run};
 use schedlab_trace::synthetic::{Arrivals, GavelStyle};
 use std::sync::Arc;
@@ -74,14 +74,8 @@ impl PerfModel for EveryMinute {
         TraceDuration::uniform().rate(job, gpu_type, gpus)
     }
 
-    fn segment(
-        &self,
-        job: &JobSpec,
-        parts: &[(&str, u32)],
-        _: Option<BatchConfig>,
-        progress: f64,
-    ) -> Result<RateSegment, PerfError> {
-        let base = self.allocation_rate(job, parts)?;
+    fn segment(&self, job: &JobSpec, placement: &Placement<'_>, progress: f64) -> Result<RateSegment, PerfError> {
+        let base = self.allocation_rate(job, placement.parts)?;
         // The engine asks again at exactly the previous `until`: nudge past float rounding.
         let minute = (progress / (60.0 * base) + 1e-9).floor();
         let rate = if (minute as u64).is_multiple_of(2) { base } else { 0.9 * base };

@@ -2,10 +2,10 @@
 
 use crate::metrics::{BusyTimeline, JobRecord, RunMetrics, summarize};
 use crate::{SimConfig, SimError};
-use schedlab_cluster::{PerfError, PerfModel, RateSegment};
+use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
-    Allocation, BatchConfig, ClusterSpec, ClusterView, Context, Decision, GpuTypeSet, JobId, JobSpec, JobView,
-    JobsView, Knowledge, OracleInfo, Policy, RunStart, SolverStats, Time,
+    Allocation, BatchConfig, ClusterSpec, ClusterView, Context, CpuDemand, Decision, GpuTypeSet, JobId, JobSpec,
+    JobView, JobsView, Knowledge, OracleInfo, Policy, RunStart, SolverStats, Time,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -61,7 +61,7 @@ struct Event {
 struct JobState {
     /// Incremented on every stop; completion events carry the epoch they were made in.
     epoch: u32,
-    cpus_per_gpu: Option<f64>,
+    cpus: CpuDemand,
     gpu_seconds: Vec<f64>,
     finish: Option<Time>,
     view_at_finish: Option<JobView>,
@@ -228,6 +228,41 @@ fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), 
         {
             return fail(format!("restart overhead must be a non-negative number of seconds, got {overhead}"));
         }
+        if let Some(cpus) = job.ps_cpus
+            && !(cpus.is_finite() && cpus >= 0.0)
+        {
+            return fail(format!("CPUs per parameter server must be a non-negative number, got {cpus}"));
+        }
+        if let Some(required) = &job.gpu_type {
+            let Some(gpu_type) = cluster.gpu_type_id(required) else {
+                return fail(format!(
+                    "requires GPU type '{required}', which the cluster does not have ({})",
+                    cluster.gpu_types().join(", ")
+                ));
+            };
+            let of_type = cluster.gpus_per_type()[gpu_type.index()];
+            if job.gpus > of_type {
+                return fail(format!("requests {} GPUs of type '{required}', but the cluster has {of_type}", job.gpus));
+            }
+        }
+        if let Some(pool) = &job.pool {
+            let in_pool: u32 = cluster
+                .nodes()
+                .iter()
+                .filter(|node| node.in_group(pool))
+                .filter(|node| {
+                    job.gpu_type.as_ref().is_none_or(|required| cluster.gpu_type_name(node.gpu_type) == required)
+                })
+                .map(|node| node.gpus)
+                .sum();
+            if job.gpus > in_pool {
+                return fail(format!(
+                    "requests {} GPUs but its pool '{pool}' has {in_pool}{}",
+                    job.gpus,
+                    job.gpu_type.as_ref().map(|required| format!(" of type '{required}'")).unwrap_or_default()
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -308,6 +343,9 @@ impl Engine<'_> {
         let mut fastest: f64 = 0.0;
         let mut first_error = None;
         for (index, gpu_type) in self.cluster.spec().gpu_types().iter().enumerate() {
+            if spec.gpu_type.as_ref().is_some_and(|required| required != gpu_type) {
+                continue;
+            }
             match self.perf.rate(spec, gpu_type, spec.gpus) {
                 Ok(rate) => {
                     feasible = feasible.with(schedlab_core::GpuTypeId(index as u16));
@@ -334,8 +372,9 @@ impl Engine<'_> {
             });
         }
         let oracle = self.oracle.then(|| OracleInfo { work: spec.work, isolated_duration: spec.work / fastest });
-        self.states[spec.id.index()].cpus_per_gpu = spec.cpus.map(|cpus| cpus / f64::from(spec.gpus));
-        self.jobs.insert(JobView::arrived(spec, feasible, oracle));
+        let view = JobView::arrived(spec, feasible, oracle);
+        self.states[spec.id.index()].cpus = view.cpu_demand();
+        self.jobs.insert(view);
         self.arrived.push(spec.id);
         Ok(())
     }
@@ -367,7 +406,7 @@ impl Engine<'_> {
                     self.run_alone(partner)?;
                 }
             }
-            None => self.cluster.release(&allocation, state.cpus_per_gpu),
+            None => self.cluster.release(&allocation, state.cpus),
         }
         Ok(allocation)
     }
@@ -412,7 +451,8 @@ impl Engine<'_> {
         let spec = self.cluster.spec_arc().clone();
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let segment = self.segment(job, &typed, batch, progress)?;
+        let placement = Placement { parts: &typed, batch, ps: allocation.ps_count() };
+        let segment = self.segment(job, &placement, progress)?;
         self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
         match why {
@@ -428,18 +468,12 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// The perf model's rate segment for `job` on `typed` parts at `progress`, checked: a finite
+    /// The perf model's rate segment for `job` on `placement` at `progress`, checked: a finite
     /// rate >= 0, ending (if it ends) beyond `progress`.
-    fn segment(
-        &self,
-        job: JobId,
-        typed: &[(&str, u32)],
-        batch: Option<BatchConfig>,
-        progress: f64,
-    ) -> Result<RateSegment, SimError> {
+    fn segment(&self, job: JobId, placement: &Placement<'_>, progress: f64) -> Result<RateSegment, SimError> {
         let spec_job = &self.workload[job.index()];
         let segment =
-            self.perf.segment(spec_job, typed, batch, progress).map_err(|source| self.perf_failure(job, source))?;
+            self.perf.segment(spec_job, placement, progress).map_err(|source| self.perf_failure(job, source))?;
         if !(segment.rate.is_finite() && segment.rate >= 0.0) {
             return Err(SimError::Invariant {
                 time: self.now,
@@ -705,6 +739,32 @@ impl Engine<'_> {
                 "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string(),
             ));
         }
+        if !allocation.ps.is_empty() {
+            if allocation.forked || allocation.colocated_with.is_some() {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "parameter servers need a plain allocation (not forked, not shared)".to_string(),
+                ));
+            }
+            if allocation.ps.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "parameter servers must be sorted by node, each node once (use Allocation::with_ps)".to_string(),
+                ));
+            }
+            let nodes = self.cluster.spec().nodes();
+            if let Some(&(node, _)) =
+                allocation.ps.iter().find(|(node, _)| nodes.get(node.index()).is_some_and(|n| !view.in_pool(n)))
+            {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("a parameter server is outside the job's pool '{}'", view.pool.as_deref().unwrap_or("")),
+                ));
+            }
+        }
         if allocation.forked {
             if allocation.colocated_with.is_some() {
                 return Err(self.invalid(job, None, "a forked job cannot also share GPUs".to_string()));
@@ -737,6 +797,20 @@ impl Engine<'_> {
                 ));
             }
             let gpu_type = spec.node(node).gpu_type;
+            if spec.node(node).gpus == 0 {
+                return Err(self.invalid(job, Some(node), "the node has no GPUs".to_string()));
+            }
+            if !view.in_pool(spec.node(node)) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!(
+                        "the job may only use nodes of its pool '{}' (JobView::pool), but the node is in {}",
+                        view.pool.as_deref().unwrap_or(""),
+                        spec.node(node).group.as_deref().map_or("no group".to_string(), |group| format!("'{group}'"))
+                    ),
+                ));
+            }
             if (gpus == view.gpus || allocation.forked) && !view.feasible_types.contains(gpu_type) {
                 return Err(self.invalid(
                     job,
@@ -773,17 +847,11 @@ impl Engine<'_> {
                 joins_partner = true;
             }
         }
-        let cpus_per_gpu = self.states[job.index()].cpus_per_gpu;
+        let cpus = self.states[job.index()].cpus;
         if joins_partner {
             // The pair holds the GPUs once; the partner took them.
-        } else if let Err(error) = self.cluster.take(&allocation, cpus_per_gpu) {
-            let node = match error {
-                schedlab_core::CapacityError::UnknownNode { node, .. }
-                | schedlab_core::CapacityError::Gpus { node, .. }
-                | schedlab_core::CapacityError::Cpus { node, .. }
-                | schedlab_core::CapacityError::EmptyPart { node } => node,
-            };
-            return Err(self.invalid(job, Some(node), error.to_string()));
+        } else if let Err(error) = self.cluster.take(&allocation, cpus) {
+            return Err(self.invalid(job, Some(error.node()), error.to_string()));
         }
         let spec_job = &self.workload[job.index()];
         // Reuse the job's copy-rate buffer: starts are the engine's hot path.
@@ -806,7 +874,8 @@ impl Engine<'_> {
                     .colocated_rate(spec_job, &self.workload[partner.index()], typed[0].0, gpus)
                     .map_err(|source| self.perf_failure(job, source))?,
                 None => {
-                    let segment = self.segment(job, &typed, allocation.batch, progress)?;
+                    let placement = Placement { parts: &typed, batch: allocation.batch, ps: allocation.ps_count() };
+                    let segment = self.segment(job, &placement, progress)?;
                     segment_until = segment.until;
                     segment.rate
                 }
@@ -895,8 +964,15 @@ impl Engine<'_> {
     fn check_invariants(&self) -> Result<(), SimError> {
         let spec = self.cluster.spec();
         let mut used = vec![0u32; spec.nodes().len()];
+        // CPUs are checked on nodes without space sharing (a pair takes its CPUs once).
+        let mut cpus_used = vec![0.0; spec.nodes().len()];
+        let mut shared = vec![false; spec.nodes().len()];
         for view in self.jobs.running() {
             let allocation = view.allocation.as_ref().expect("running");
+            self.states[view.id.index()].cpus.each_node(allocation, |node, cpus| cpus_used[node.index()] += cpus);
+            if allocation.colocated_with.is_some() {
+                allocation.parts.iter().for_each(|part| shared[part.0.index()] = true);
+            }
             if let Some(partner) = allocation.colocated_with {
                 let back = self.jobs.get(partner).and_then(|other| other.allocation.as_ref());
                 if !back.is_some_and(|other| other.colocated_with == Some(view.id) && other.parts == allocation.parts) {
@@ -943,6 +1019,20 @@ impl Engine<'_> {
                         node.gpus, used[index]
                     ),
                 });
+            }
+            if let Some(cpus) = node.cpus
+                && !shared[index]
+            {
+                let free = self.cluster.free_cpus(schedlab_core::NodeId(index as u32));
+                if cpus_used[index] > cpus + 1e-6 || (cpus_used[index] + free - cpus).abs() > 1e-6 * cpus.max(1.0) {
+                    return Err(SimError::Invariant {
+                        time: self.now,
+                        message: format!(
+                            "node {index} has {cpus} CPUs, {} used by running jobs and {free} marked free",
+                            cpus_used[index]
+                        ),
+                    });
+                }
             }
         }
         Ok(())

@@ -66,10 +66,10 @@ impl schedlab_cluster::PerfModel for SegmentModel {
     fn segment(
         &self,
         job: &schedlab_core::JobSpec,
-        _: &[(&str, u32)],
-        batch: Option<schedlab_core::BatchConfig>,
+        placement: &schedlab_cluster::Placement<'_>,
         progress: f64,
     ) -> Result<schedlab_cluster::RateSegment, schedlab_cluster::PerfError> {
+        let batch = placement.batch;
         let index = self.0.iter().rposition(|(fraction, _)| fraction * job.work <= progress).unwrap_or(0);
         let until = self.0.get(index + 1).map(|(fraction, _)| fraction * job.work);
         // Larger batches run faster, up to twice the segment's rate.
@@ -282,7 +282,7 @@ fn cluster_strategy() -> impl Strategy<Value = Vec<NodeEntry>> {
             .into_iter()
             .map(|(gpu_type, gpus)| NodeEntry {
                 name: None,
-                gpu_type: ["v100", "p100", "k80"][gpu_type].to_string(),
+                gpu_type: Some(["v100", "p100", "k80"][gpu_type].to_string()),
                 gpus,
                 cpus: None,
                 mem_gib: None,

@@ -1,7 +1,7 @@
 //! Piecewise-constant rates, zero rates and the run hooks, worked out by hand.
 
 use crate::common::{Scripted, cluster};
-use schedlab_cluster::{PerfError, PerfModel, RateSegment};
+use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
     Allocation, BatchConfig, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, RunStart, Time,
 };
@@ -22,13 +22,8 @@ impl PerfModel for Stepped {
         Ok(self.breaks[0].1)
     }
 
-    fn segment(
-        &self,
-        _: &JobSpec,
-        _: &[(&str, u32)],
-        batch: Option<BatchConfig>,
-        progress: f64,
-    ) -> Result<RateSegment, PerfError> {
+    fn segment(&self, _: &JobSpec, placement: &Placement<'_>, progress: f64) -> Result<RateSegment, PerfError> {
+        let batch = placement.batch;
         let index = self.breaks.iter().rposition(|(from, _)| *from <= progress).expect("the first break is at 0");
         // A larger global batch runs faster here: the rate scales with local batch x steps / 32.
         let scale = batch.map_or(1.0, |batch| f64::from(batch.local_batch * batch.accumulation_steps) / 32.0);
@@ -151,13 +146,7 @@ fn a_segment_that_does_not_end_beyond_the_progress_is_refused() {
         fn rate(&self, _: &JobSpec, _: &str, _: u32) -> Result<f64, PerfError> {
             Ok(1.0)
         }
-        fn segment(
-            &self,
-            _: &JobSpec,
-            _: &[(&str, u32)],
-            _: Option<BatchConfig>,
-            progress: f64,
-        ) -> Result<RateSegment, PerfError> {
+        fn segment(&self, _: &JobSpec, _: &Placement<'_>, progress: f64) -> Result<RateSegment, PerfError> {
             Ok(RateSegment { rate: 1.0, until: Some(progress) })
         }
     }

@@ -17,3 +17,5 @@ mod forking;
 mod rate_segments;
 // Per-job restart costs and declared work.
 mod job_facts;
+// Parameter servers and CPUs, CPU nodes, pools and required GPU types.
+mod resources;

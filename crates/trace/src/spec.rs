@@ -111,6 +111,10 @@ pub struct WorkloadSpec {
     /// policies see the declaration (`JobView::declared_work`). Absent: nothing is declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_work: Option<DeclaredWork>,
+    /// Each job must run on the GPU type its trace records (Alibaba PAI's `gpu_type`); a job
+    /// whose row names none may run anywhere. Off: the recorded type is ignored.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub required_gpu_type: bool,
 }
 
 /// How users declare their jobs' work: `declared = work x (1 + e)`, `e` drawn uniformly from
@@ -160,6 +164,14 @@ impl WorkloadSpec {
     /// for `gavel-zoo`); relative paths resolve against the data directory.
     pub fn build(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
         let mut workload = self.build_jobs(data, templates)?;
+        if self.required_gpu_type {
+            let required = workload.jobs.iter().filter(|job| job.gpu_type.is_some()).count();
+            workload
+                .report
+                .push(format!("required GPU type: {required} jobs must run on the type their trace records"));
+        } else {
+            workload.jobs.iter_mut().for_each(|job| job.gpu_type = None);
+        }
         if let Some(declared) = &self.declared_work {
             declared.apply(&mut workload.jobs)?;
             workload.report.push(format!(

@@ -169,7 +169,10 @@ pub fn build(
             vc: symbol(job.vc),
             batch_size: job.batch_size,
             cpus: job.cpus.map(f64::from),
+            ps_cpus: None,
             mem_gib: job.mem_gib.map(f64::from),
+            gpu_type: symbol(job.gpu_type),
+            pool: None,
             trace_duration: job.duration,
             trace_status: Some(job.status),
         };

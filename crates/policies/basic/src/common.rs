@@ -4,11 +4,6 @@
 use schedlab_cluster::Placer;
 use schedlab_core::{Allocation, ClusterView, Context, Decision, JobId, JobView, Time};
 
-/// Returns the job's CPUs per GPU, if it asked for CPUs.
-pub fn cpus_per_gpu(job: &JobView) -> Option<f64> {
-    job.cpus.map(|cpus| cpus / f64::from(job.gpus))
-}
-
 /// Non-preemptive: walks `order` and starts each job that fits on the free resources.
 ///
 /// With `backfill` false the walk stops at the first job that does not fit (strict order);
@@ -27,17 +22,13 @@ pub fn start_in_order<'a>(
         if cluster.total_free() == 0 {
             break;
         }
-        let placed = if job.gpus <= cluster.total_free() {
-            placer.place(cluster, job.gpus, job.feasible_types, cpus_per_gpu(job))
-        } else {
-            None
-        };
+        let placed = if job.gpus <= cluster.total_free() { placer.place_job(cluster, job) } else { None };
         match placed {
             Some(allocation) => {
                 // Copy the cluster only when another job may follow: most decisions start one.
                 if order.peek().is_some() {
                     let plan = plan.get_or_insert_with(|| context.cluster.clone());
-                    plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+                    plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");
                 }
                 starts.push((job.id, allocation));
             }
@@ -90,13 +81,13 @@ pub fn run_top_of_order(
     let mut preempt = Vec::new();
     for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| job.is_running() && !**selected) {
         let allocation = job.allocation.as_ref().expect("a running job has an allocation");
-        plan.release(allocation, cpus_per_gpu(job));
+        plan.release(allocation, job.cpu_demand());
         preempt.push(job.id);
     }
     let mut start = Vec::new();
     for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| !job.is_running() && **selected) {
-        if let Some(allocation) = placer.place(&plan, job.gpus, job.feasible_types, cpus_per_gpu(job)) {
-            plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+        if let Some(allocation) = placer.place_job(&plan, job) {
+            plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");
             start.push((job.id, allocation));
         }
     }

@@ -1,6 +1,5 @@
 //! Dominant resource fairness across users.
 
-use crate::common::cpus_per_gpu;
 use schedlab_cluster::Placer;
 use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError};
 use std::collections::{BTreeMap, VecDeque};
@@ -76,10 +75,10 @@ impl Policy for Drf {
             };
             let queue = waiting.get_mut(&user).expect("user has waiting jobs");
             let job = queue.pop_front().expect("queues are never left empty");
-            let placed = self.placer.place(&plan, job.gpus, job.feasible_types, cpus_per_gpu(job));
+            let placed = self.placer.place_job(&plan, job);
             match placed {
                 Some(allocation) => {
-                    plan.take(&allocation, cpus_per_gpu(job)).expect("the placer only returns free resources");
+                    plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");
                     let entry = usage.entry(user.clone()).or_default();
                     entry.gpus += f64::from(job.gpus);
                     entry.cpus += job.cpus.unwrap_or(0.0);

@@ -1,6 +1,5 @@
 //! Apache YARN's capacity scheduler (YARN-CS), the production baseline of Hadar's evaluation.
 
-use crate::common::cpus_per_gpu;
 use schedlab_cluster::Placer;
 use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError};
 use std::collections::BTreeMap;
@@ -82,9 +81,9 @@ impl Policy for YarnCapacity {
                 .map(|(queue, head)| (used[queue] / guaranteed, queue.clone(), head))
                 .min_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
             let Some((_, queue, head)) = next else { break };
-            match self.placer.place(&plan, head.gpus, head.feasible_types, cpus_per_gpu(head)) {
+            match self.placer.place_job(&plan, head) {
                 Some(allocation) => {
-                    plan.take(&allocation, cpus_per_gpu(head)).expect("the placer only returns free resources");
+                    plan.take(&allocation, head.cpu_demand()).expect("the placer only returns free resources");
                     *used.get_mut(&queue).expect("queue listed") += f64::from(head.gpus);
                     start.push((head.id, allocation));
                     waiting.get_mut(&queue).expect("queue listed").pop_front();
