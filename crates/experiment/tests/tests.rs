@@ -9,3 +9,5 @@ mod determinism;
 mod claims;
 // Regression gate: result tables of experiments/ci/*.yaml are insta snapshots.
 mod snapshots;
+// Per-VC partitions and VC pools on Philly's cluster.
+mod partitions;
