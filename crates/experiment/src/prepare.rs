@@ -6,10 +6,11 @@ use crate::plan::{RunPlan, SweepPoint};
 use crate::spec::{ClusterSection, ExperimentSpec, Partition, PerfSection};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
 use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
+use schedlab_goodput::PolluxPerf;
 use schedlab_trace::Transform;
 use schedlab_trace::spec::{GeneratorSpec, WorkloadSpec};
 use schedlab_trace::synthetic::JobTemplate;
-use schedlab_trace::workload::Model;
+use schedlab_trace::workload::{JobTypes, Model};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -71,8 +72,9 @@ pub struct Setup {
     pub cluster: Arc<ClusterSpec>,
     /// Ground truth.
     pub perf: Arc<dyn PerfModel>,
-    /// Job templates from a throughput table (empty otherwise).
-    pub templates: Vec<JobTemplate>,
+    /// What the perf model tells workloads about job types: a throughput table's templates,
+    /// Pollux's work per application.
+    pub job_types: JobTypes,
     /// Whether jobs run per VC.
     pub partition: Partition,
     /// Data files read, relative name and path, for the manifest's hashes.
@@ -101,6 +103,7 @@ impl Setup {
     /// Builds the cluster and perf model and checks that the data files exist.
     pub fn new(spec: &ExperimentSpec, data: &DataDir, source: &SpecSource) -> Result<Setup, ExperimentError> {
         let mut data_files = Vec::new();
+        let mut profile_files = Vec::new();
         let mut file = |relative: &Path| -> Result<PathBuf, ExperimentError> {
             let path = data_file(data, relative, source)?;
             data_files.push((relative.display().to_string(), path.clone()));
@@ -129,8 +132,18 @@ impl Setup {
                 build::from_openb_nodes(&file(path)?).map_err(|error| cluster_error(error.to_string()))?.0
             }
         };
-        let (perf, templates): (Arc<dyn PerfModel>, Vec<JobTemplate>) = match &spec.perf {
-            PerfSection::Rigid => (Arc::new(TraceDuration::uniform()), Vec::new()),
+        let (perf, job_types): (Arc<dyn PerfModel>, JobTypes) = match &spec.perf {
+            PerfSection::Rigid => (Arc::new(TraceDuration::uniform()), JobTypes::default()),
+            PerfSection::Pollux { path } => {
+                let model = PolluxPerf::load(data, path)
+                    .map_err(|error| ExperimentError::Data(format!("{}: {error}", source.locate("pollux"))))?;
+                let mut work = BTreeMap::new();
+                for (name, app) in model.apps() {
+                    work.insert(name.clone(), app.total_progress());
+                    profile_files.extend(app.files().iter().cloned());
+                }
+                (Arc::new(model), JobTypes { work, ..JobTypes::default() })
+            }
             PerfSection::TraceDuration { reference, speedups } => {
                 if let Some((name, factor)) =
                     speedups.iter().find(|(_, factor)| !(factor.is_finite() && **factor > 0.0))
@@ -144,7 +157,7 @@ impl Setup {
                     speedups.iter().fold(TraceDuration::with_reference(reference.clone()), |model, (name, factor)| {
                         model.with_speedup(name.clone(), *factor)
                     });
-                (Arc::new(model), Vec::new())
+                (Arc::new(model), JobTypes::default())
             }
             PerfSection::Throughputs { path, reference, mixed_types } => {
                 let (table, _) =
@@ -152,7 +165,7 @@ impl Setup {
                 let table = table.with_mixed_types(*mixed_types);
                 let templates = templates_of(&table, reference)
                     .map_err(|message| ExperimentError::Spec { path: source.locate("reference"), message })?;
-                (Arc::new(table), templates)
+                (Arc::new(table), JobTypes { templates, ..JobTypes::default() })
             }
         };
         if let Some(trace) = &spec.workload.trace {
@@ -174,10 +187,11 @@ impl Setup {
                 .collect::<Result<Vec<_>, ExperimentError>>()?;
             policy_files.insert(policy.to_string(), files);
         }
+        data_files.extend(profile_files);
         Ok(Setup {
             cluster: Arc::new(cluster),
             perf,
-            templates,
+            job_types,
             partition,
             data_files,
             policy_files,
@@ -190,7 +204,7 @@ impl Setup {
         let mut workload = workload.clone();
         apply_point(&mut workload, &plan.point, plan.workload_seed);
         let built = workload
-            .build(self.env.data(), &self.templates)
+            .build(self.env.data(), &self.job_types)
             .map_err(|error| ExperimentError::Run { key: plan.workload_key.clone(), message: error.to_string() })?;
         let mut report = built.report;
         let (jobs, groups) = match self.partition {
@@ -235,7 +249,7 @@ fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
     }
     match &mut workload.model {
         Model::GavelZoo { seed: model_seed, .. } | Model::PolluxBuckets { seed: model_seed } => *model_seed = seed,
-        Model::Rigid | Model::FromTrace => {}
+        Model::Rigid | Model::FromTrace | Model::Applications => {}
     }
     if let Some(declared) = &mut workload.declared_work {
         // A stream of its own, so that declaration errors do not repeat the generator's draws.

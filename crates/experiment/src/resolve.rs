@@ -12,6 +12,7 @@ use schedlab_core::DataDir;
 use schedlab_sim::MeasurementWindow;
 use schedlab_trace::spec::GeneratorSpec;
 use schedlab_trace::spec::WorkloadSpec;
+use schedlab_trace::workload::Model;
 use serde::Serialize;
 
 /// Everything a run's result depends on besides its own key (policy, sweep point, seed) and the
@@ -295,6 +296,12 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
     };
     if generator.is_some() && !workload.transforms.is_empty() {
         return Err("workload: transforms apply to traces, not generators".into());
+    }
+    if matches!(workload.model, Model::Applications) && !matches!(spec.perf, PerfSection::Pollux { .. }) {
+        return Err(
+            "workload: model applications takes each job's work from the perf model's applications; set perf: pollux"
+                .into(),
+        );
     }
     if generator.is_some() && workload.required_gpu_type {
         return Err("workload: required_gpu_type applies to traces that record a GPU type, not generators".into());

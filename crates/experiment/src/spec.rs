@@ -181,6 +181,17 @@ pub enum PerfSection {
         #[serde(default)]
         mixed_types: MixedTypes,
     },
+    /// Pollux's applications (the OSDI 2021 artifact's profiles): goodput from measured step
+    /// times and gradient noise, changing at every epoch; pair with `model: applications`.
+    Pollux {
+        /// The profiles folder, relative to the data directory.
+        #[serde(default = "default_pollux_profiles")]
+        path: PathBuf,
+    },
+}
+
+fn default_pollux_profiles() -> PathBuf {
+    PathBuf::from("pollux/profiles")
 }
 
 fn default_reference() -> String {

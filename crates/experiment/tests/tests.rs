@@ -11,3 +11,5 @@ mod claims;
 mod snapshots;
 // Per-VC partitions and VC pools on Philly's cluster.
 mod partitions;
+// Pollux's applications as ground truth for its traces.
+mod pollux;

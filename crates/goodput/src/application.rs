@@ -97,6 +97,8 @@ pub struct Application {
     /// `progress_at[e]`: the progress at which epoch `e` starts (the artifact's
     /// `get_progress(e)`), for `e` in `0..=max_epochs`.
     progress_at: Vec<f64>,
+    /// The files read: name relative to the data directory, and path.
+    files: Vec<(String, PathBuf)>,
 }
 
 fn read_rows(path: &Path, columns: &[&str]) -> Result<Vec<(u64, Vec<f64>)>, ProfileError> {
@@ -153,6 +155,11 @@ impl Application {
         };
         let placements_path = file("placements.csv")?;
         let scalability_path = file("scalability.csv")?;
+        let relative = |name: &str| app_dir.join(name).display().to_string();
+        let mut files = vec![
+            (relative("placements.csv"), placements_path.clone()),
+            (relative("scalability.csv"), scalability_path.clone()),
+        ];
         let invalid = |message: String| ProfileError::Invalid { app: settings.name.to_string(), message };
 
         // Validation curves: every validation-<batch>.csv beside the placements.
@@ -170,6 +177,7 @@ impl Application {
             let batch: u32 =
                 batch.parse().map_err(|_| invalid(format!("'{name}': expected validation-<batch size>.csv")))?;
             let rows = read_rows(&entry.path(), &["progress", "iteration", "grad_sqr", "grad_var"])?;
+            files.push((relative(&name), entry.path()));
             let column = |k: usize| rows.iter().map(|(_, values)| values[k]).collect::<Vec<f64>>();
             curves.push((
                 batch,
@@ -177,6 +185,7 @@ impl Application {
             ));
         }
         curves.sort_by_key(|(batch, _)| *batch);
+        files.sort();
         let (Some(first), Some(last)) = (curves.first(), curves.last()) else {
             return Err(invalid(format!("no validation-<batch>.csv in {}", folder.display())));
         };
@@ -266,7 +275,13 @@ impl Application {
             placements,
             scattered,
             progress_at,
+            files,
         })
+    }
+
+    /// Returns the files read, as (name relative to the data directory, path), sorted.
+    pub fn files(&self) -> &[(String, PathBuf)] {
+        &self.files
     }
 
     /// Returns the progress at which epoch `epoch` starts (the artifact's `get_progress`);

@@ -2,9 +2,9 @@
 
 use crate::formats::TraceFormat;
 use crate::formats::philly::PhillyRawOptions;
-use crate::synthetic::{Arrivals, GavelStyle, JobTemplate, PhillySampled};
+use crate::synthetic::{Arrivals, GavelStyle, PhillySampled};
 use crate::transform::{Transform, apply_all};
-use crate::workload::{BuildSummary, FractionalGpus, Model, build};
+use crate::workload::{BuildSummary, FractionalGpus, JobTypes, Model, build};
 use crate::{Trace, TraceError};
 use schedlab_core::{DataDir, JobSpec};
 use serde::{Deserialize, Serialize};
@@ -160,10 +160,11 @@ pub struct Workload {
 }
 
 impl WorkloadSpec {
-    /// Builds the workload. `templates` come from the perf model's throughput table (needed
-    /// for `gavel-zoo`); relative paths resolve against the data directory.
-    pub fn build(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
-        let mut workload = self.build_jobs(data, templates)?;
+    /// Builds the workload. `types` come from the perf model (templates of its throughput table
+    /// for `gavel-zoo`, work per application for `applications`); relative paths resolve
+    /// against the data directory.
+    pub fn build(&self, data: &DataDir, types: &JobTypes) -> Result<Workload, TraceError> {
+        let mut workload = self.build_jobs(data, types)?;
         if self.required_gpu_type {
             let required = workload.jobs.iter().filter(|job| job.gpu_type.is_some()).count();
             workload
@@ -183,7 +184,8 @@ impl WorkloadSpec {
     }
 
     /// The jobs from the trace or generator, with types and work assigned.
-    fn build_jobs(&self, data: &DataDir, templates: &[JobTemplate]) -> Result<Workload, TraceError> {
+    fn build_jobs(&self, data: &DataDir, types: &JobTypes) -> Result<Workload, TraceError> {
+        let templates = &types.templates;
         let uses_templates = matches!(self.model, Model::GavelZoo { .. });
         if uses_templates && templates.is_empty() {
             return Err(TraceError::Config("model gavel-zoo needs job templates from a throughput table".into()));
@@ -196,7 +198,7 @@ impl WorkloadSpec {
                 for step in apply_all(&mut trace, &self.transforms)? {
                     report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
                 }
-                let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, templates)?;
+                let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, types)?;
                 report.push(build_line(&self.model, &summary));
                 Ok(Workload { jobs, report })
             }
@@ -204,7 +206,7 @@ impl WorkloadSpec {
                 if !self.transforms.is_empty() {
                     return Err(TraceError::Config("transforms apply to traces, not generators".into()));
                 }
-                if matches!(self.model, Model::PolluxBuckets { .. } | Model::FromTrace) {
+                if matches!(self.model, Model::PolluxBuckets { .. } | Model::FromTrace | Model::Applications) {
                     return Err(TraceError::Config("generators take model rigid or gavel-zoo".into()));
                 }
                 let jobs = match generator {

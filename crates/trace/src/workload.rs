@@ -6,6 +6,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedlab_core::{JobId, JobSpec, Time};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// How a trace job gets a job type and an amount of work.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -33,6 +34,19 @@ pub enum Model {
     },
     /// The trace's own job type and work (Gavel and Pollux traces).
     FromTrace,
+    /// The trace's own job type, which names an application of the perf model (Pollux's
+    /// `application` column); work = that application's work to completion, as the perf model
+    /// defines it ([`JobTypes::work`]: Pollux's progress over its epochs).
+    Applications,
+}
+
+/// What the perf model tells the workload about job types, for the models that need it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobTypes {
+    /// Templates (job type, scale factors, reference throughput) for `gavel-zoo`.
+    pub templates: Vec<JobTemplate>,
+    /// Work to completion per job type, for `applications`.
+    pub work: BTreeMap<String, f64>,
 }
 
 /// What to do with fractional GPU requests (Alibaba's shared GPUs).
@@ -89,8 +103,9 @@ pub fn build(
     trace: &Trace,
     model: &Model,
     fractional: FractionalGpus,
-    templates: &[JobTemplate],
+    types: &JobTypes,
 ) -> Result<(Vec<JobSpec>, BuildSummary), TraceError> {
+    let templates = &types.templates;
     let mut order: Vec<usize> = (0..trace.jobs.len()).collect();
     order.sort_by(|&a, &b| trace.jobs[a].submit.total_cmp(&trace.jobs[b].submit));
     let origin = order.first().map_or(0.0, |&index| trace.jobs[index].submit);
@@ -143,6 +158,18 @@ pub fn build(
                     continue;
                 };
                 (job_type.to_string(), (duration * rate).round().max(1.0))
+            }
+            Model::Applications => {
+                let job_type =
+                    symbol(job.job_type).ok_or_else(|| at("applications needs a job type; the row has none".into()))?;
+                let Some(&work) = types.work.get(&job_type) else {
+                    let known: Vec<&str> = types.work.keys().map(String::as_str).collect();
+                    return Err(at(format!(
+                        "application '{job_type}' is not one of the perf model's ({})",
+                        if known.is_empty() { "it names none; use perf: pollux".to_string() } else { known.join(", ") }
+                    )));
+                };
+                (job_type, work)
             }
             Model::FromTrace => {
                 let job_type =

@@ -1,5 +1,6 @@
 use crate::common::root;
 use schedlab_trace::spec::WorkloadSpec;
+use schedlab_trace::workload::JobTypes;
 
 fn parse(yaml: &str) -> Result<WorkloadSpec, String> {
     serde_saphyr::from_str(yaml).map_err(|error| error.to_string())
@@ -13,7 +14,7 @@ fn a_trace_workload_builds_from_yaml() {
          model: rigid\n",
     )
     .unwrap();
-    let workload = spec.build(&schedlab_core::DataDir::at(root()), &[]).unwrap();
+    let workload = spec.build(&schedlab_core::DataDir::at(root()), &JobTypes::default()).unwrap();
     assert_eq!(workload.jobs.len(), 3);
     assert_eq!(workload.report.len(), 6, "{:#?}", workload.report);
     assert!(workload.report[0].contains("5 rows read, 5 kept"), "{}", workload.report[0]);
@@ -23,10 +24,10 @@ fn a_trace_workload_builds_from_yaml() {
 fn a_generator_workload_builds_from_yaml() {
     let spec =
         parse("generator:\n  gavel-continuous: {jobs: 50, rate_per_hour: 10, multi_gpu: true, seed: 4}\n").unwrap();
-    let workload = spec.build(&schedlab_core::DataDir::none(), &[]).unwrap();
+    let workload = spec.build(&schedlab_core::DataDir::none(), &JobTypes::default()).unwrap();
     assert_eq!(workload.jobs.len(), 50);
     let spec = parse("generator:\n  philly-sampled: {jobs: 20, rate_per_hour: 5, distribution: traces/fixtures/philly-gavel-dist.csv}\n").unwrap();
-    let workload = spec.build(&schedlab_core::DataDir::at(root()), &[]).unwrap();
+    let workload = spec.build(&schedlab_core::DataDir::at(root()), &JobTypes::default()).unwrap();
     assert!(workload.jobs.iter().all(|job| [860662.0, 7944.0, 3600.0].contains(&job.work)));
 }
 
@@ -40,13 +41,18 @@ fn unknown_keys_and_bad_combinations_are_errors() {
     assert!(message.contains("frist"), "{message}");
     let both = parse("trace: {format: pollux, path: x.csv}\ngenerator: {gavel-static: {jobs: 3}}\n").unwrap();
     assert!(
-        both.build(&schedlab_core::DataDir::none(), &[])
+        both.build(&schedlab_core::DataDir::none(), &JobTypes::default())
             .unwrap_err()
             .to_string()
             .contains("exactly one of 'trace' and 'generator'")
     );
     let zoo = parse("generator: {gavel-static: {jobs: 3}}\nmodel: {gavel-zoo: {reference: v100}}\n").unwrap();
-    assert!(zoo.build(&schedlab_core::DataDir::none(), &[]).unwrap_err().to_string().contains("needs job templates"));
+    assert!(
+        zoo.build(&schedlab_core::DataDir::none(), &JobTypes::default())
+            .unwrap_err()
+            .to_string()
+            .contains("needs job templates")
+    );
 }
 
 #[test]
@@ -56,7 +62,7 @@ fn declared_work_is_the_work_within_the_error_and_repeats_with_its_seed() {
             "generator:\n  gavel-continuous: {{jobs: 200, rate_per_hour: 10, seed: 1}}\ndeclared_work: {{error: {error}, seed: 7}}\n"
         )
     };
-    let build = |error: &str| parse(&yaml(error)).unwrap().build(&schedlab_core::DataDir::none(), &[]);
+    let build = |error: &str| parse(&yaml(error)).unwrap().build(&schedlab_core::DataDir::none(), &JobTypes::default());
     let jobs = build("0.2").unwrap().jobs;
     let ratios: Vec<f64> = jobs.iter().map(|job| job.declared_work.unwrap() / job.work).collect();
     assert!(ratios.iter().all(|ratio| (0.8 - 1e-12..=1.2 + 1e-12).contains(ratio)), "{ratios:?}");
@@ -70,7 +76,12 @@ fn declared_work_is_the_work_within_the_error_and_repeats_with_its_seed() {
     // derive from that text).
     let plain = parse("generator:\n  gavel-continuous: {jobs: 5, rate_per_hour: 10}\n").unwrap();
     assert!(
-        plain.build(&schedlab_core::DataDir::none(), &[]).unwrap().jobs.iter().all(|job| job.declared_work.is_none())
+        plain
+            .build(&schedlab_core::DataDir::none(), &JobTypes::default())
+            .unwrap()
+            .jobs
+            .iter()
+            .all(|job| job.declared_work.is_none())
     );
     assert!(!serde_json::to_string(&plain).unwrap().contains("declared"));
 }
