@@ -60,7 +60,41 @@ for name, app in applications.APPLICATIONS.items():
         record["iteration"].append([batch, epoch, float(app.get_iteration(batch, epoch))])
     out[name] = record
 
+# The agent's fit (goodput.py, fit_perf_params) on synthetic measurements of known models.
+from goodput import PerfParams, fit_perf_params, _predict_accum_time, _predict_log_optim_time, _predict_network_time  # noqa: E402
+
+fits = []
+truths = [PerfParams(0.03, 0.002, 0.2, 0.01, 0.05, 0.004, 1.5), PerfParams(0.1, 0.0005, 0.5, 0.02, 0.08, 0.01, 3.0)]
+configs = [
+    [(1, 1, 32), (1, 1, 128), (1, 2, 64), (1, 4, 64), (1, 4, 128), (2, 8, 64), (4, 16, 64), (4, 16, 128)],
+    [(1, 1, 64)],
+    [(1, 1, 64), (1, 4, 64), (1, 4, 96)],
+    [(1, 2, 32), (2, 2, 32)],
+]
+for truth in truths:
+    for config in configs:
+        n = np.array([c[0] for c in config]); r = np.array([c[1] for c in config]); b = np.array([c[2] for c in config])
+        accum = _predict_accum_time(truth, b)
+        step = np.exp(_predict_log_optim_time(truth, accum, _predict_network_time(truth, n, r)))
+        fitted = fit_perf_params(n, r, b, accum, step)
+        fits.append({"measurements": [[int(x), int(y), int(z), float(a), float(s)] for (x, y, z), a, s in zip(config, accum, step)],
+                     "fitted": [float(v) for v in fitted]})
+out["fits"] = fits
+
+# The agent's choice of batch size and accumulation (goodput.py, GoodputFunction.optimize).
+from goodput import GoodputFunction  # noqa: E402
+
+optima = []
+for case in fits:
+    for grad in [(1.0, 3.0), (5.0, 0.5)]:
+        fn = GoodputFunction(case["fitted"], grad, 128)
+        for nodes, replicas in [(1, 1), (1, 4), (2, 5), (4, 16), (8, 24)]:
+            goodput, atomic, accum = fn.optimize(nodes, replicas, 4096, (32, 256), accumulation=True)
+            optima.append({"params": case["fitted"], "grad": list(grad), "nodes": nodes, "replicas": replicas,
+                           "goodput": float(goodput), "atomic_bsz": int(atomic), "accum_steps": int(accum)})
+out["optima"] = optima
+
 with open(sys.argv[2], "w") as f:
     json.dump(out, f, indent=1)
     f.write("\n")
-print("wrote", sys.argv[2], {k: len(v["throughput"]) for k, v in out.items()})
+print("wrote", sys.argv[2], len(applications.APPLICATIONS), "applications,", len(fits), "fits,", len(optima), "optima")

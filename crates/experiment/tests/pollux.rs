@@ -34,5 +34,8 @@ fn applications_need_the_pollux_perf_model() {
         return;
     }
     let error = parse(&SPEC.replace("perf: {pollux: {}}", "perf: rigid")).unwrap_err().to_string();
-    assert!(error.contains("model applications takes each job's work from the perf model's applications; set perf: pollux"), "{error}");
+    assert!(
+        error.contains("model applications takes each job's work from the perf model's applications; set perf: pollux"),
+        "{error}"
+    );
 }
