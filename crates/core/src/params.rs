@@ -276,6 +276,15 @@ impl ParamReader<'_> {
         Ok(path)
     }
 
+    /// Reads a folder of data files (relative to the data directory unless absolute), recording it
+    /// like [`ParamReader::file`]: every file in it (recursively) is part of the runs' identity.
+    /// Returns the folder as given.
+    pub fn folder(&mut self, key: &'static str, default: &str) -> Result<String, ParamError> {
+        let path = self.choice_text(key, default)?;
+        self.files.push(format!("{}/", path.trim_end_matches('/')));
+        Ok(path)
+    }
+
     /// Returns the canonical name from what has been read so far: the given parameters in the
     /// order the policy reads them.
     pub fn name(&self) -> String {

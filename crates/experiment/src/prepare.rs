@@ -42,6 +42,43 @@ pub fn data_file(data: &DataDir, relative: &Path, source: &SpecSource) -> Result
     })
 }
 
+/// Every file in a data folder, recursively, sorted: (name relative to the data directory,
+/// path). A folder a policy reads is hashed file by file, like a single file.
+pub fn folder_files(
+    data: &DataDir,
+    folder: &str,
+    source: &SpecSource,
+) -> Result<Vec<(String, PathBuf)>, ExperimentError> {
+    let root = match data.root() {
+        Some(root) if !Path::new(folder).is_absolute() => root.join(folder),
+        _ => PathBuf::from(folder),
+    };
+    if !root.is_dir() {
+        return Err(ExperimentError::Data(format!(
+            "{}: data folder '{folder}' not found{}",
+            source.locate(folder),
+            data.root().map(|dir| format!(" in the data directory '{}'", dir.display())).unwrap_or_default()
+        )));
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![(root, folder.trim_end_matches('/').to_string())];
+    while let Some((dir, name)) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|error| ExperimentError::Data(format!("{}: {error}", dir.display())))?;
+        for entry in entries {
+            let entry = entry.map_err(|error| ExperimentError::Data(format!("{}: {error}", dir.display())))?;
+            let child = format!("{name}/{}", entry.file_name().to_string_lossy());
+            if entry.path().is_dir() {
+                pending.push((entry.path(), child));
+            } else {
+                files.push((child, entry.path()));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// One VC's share of a per-VC partitioned run.
 #[derive(Clone, Debug)]
 pub struct Group {
@@ -180,11 +217,13 @@ impl Setup {
                 path: source.locate(&policy.0.name),
                 message: error.to_string(),
             })?;
-            let files = summary
-                .files
-                .iter()
-                .map(|name| Ok((name.clone(), data_file(data, Path::new(name), source)?)))
-                .collect::<Result<Vec<_>, ExperimentError>>()?;
+            let mut files = Vec::new();
+            for name in &summary.files {
+                match name.strip_suffix('/') {
+                    Some(folder) => files.extend(folder_files(data, folder, source)?),
+                    None => files.push((name.clone(), data_file(data, Path::new(name), source)?)),
+                }
+            }
             policy_files.insert(policy.to_string(), files);
         }
         data_files.extend(profile_files);

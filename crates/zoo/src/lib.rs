@@ -16,6 +16,7 @@ pub const CRATES: &[&[PolicyEntry]] = &[
     schedlab_policies_basic::POLICIES,
     schedlab_policies_gavel::POLICIES,
     schedlab_policies_hadar::POLICIES,
+    schedlab_policies_pollux::POLICIES,
 ];
 
 /// Every registered policy, in listing order.
