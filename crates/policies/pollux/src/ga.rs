@@ -1,0 +1,448 @@
+//! Pollux's cluster-wide optimisation (`simulator/pollux.py`, `Problem` and `PolluxPolicy.optimize`):
+//! NSGA-II as pymoo 0.4.2 runs it, over states that give each job a number of GPUs on each node,
+//! with the artifact's crossover, mutation and repair.
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use schedlab_goodput::SpeedupFunction;
+
+/// How a job's speedup is known to the optimiser.
+#[derive(Clone, Debug)]
+pub enum Speedup {
+    /// No throughput model yet: linear in GPUs, over the fair share of `fair_replicas` GPUs.
+    Linear {
+        /// GPUs of a fair share.
+        fair_replicas: f64,
+    },
+    /// The job's fitted goodput model, over its best goodput on the fair share.
+    Model(Box<SpeedupFunction>),
+}
+
+impl Speedup {
+    fn at(&mut self, nodes: u32, replicas: u32) -> f64 {
+        match self {
+            Speedup::Linear { fair_replicas } => f64::from(replicas) / *fair_replicas,
+            Speedup::Model(function) => function.speedup(nodes, replicas),
+        }
+    }
+}
+
+/// One job as the optimiser sees it (`JobInfo`).
+#[derive(Clone, Debug)]
+pub struct GaJob {
+    /// Speedup over the fair share.
+    pub speedup: Speedup,
+    /// Most GPUs the job may get.
+    pub max_replicas: u32,
+    /// Seconds since the job arrived.
+    pub age: f64,
+    /// Restarts so far.
+    pub restarts: u32,
+}
+
+/// The optimisation problem of one decision: `jobs` x `nodes` GPU counts.
+pub struct Problem {
+    jobs: Vec<GaJob>,
+    node_gpus: Vec<u32>,
+    base: Vec<u8>,
+    dominant_share: f64,
+    restart_factor: Vec<f64>,
+    /// Restart cost in seconds, in the penalty (the artifact's `delay = 30`).
+    pub max_nodes_per_job: usize,
+}
+
+/// One candidate and what NSGA-II knows of it.
+#[derive(Clone, Debug)]
+struct Individual {
+    x: Vec<u8>,
+    f: [f64; 2],
+    rank: usize,
+    crowding: f64,
+}
+
+/// The settings of the search (the artifact's: population 100, 100 generations).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GaSettings {
+    /// Individuals kept per generation.
+    pub population: usize,
+    /// Generations, counting the initial one (pymoo's `("n_gen", 100)`).
+    pub generations: usize,
+    /// Seconds a restart costs, in the restart penalty.
+    pub restart_delay: f64,
+    /// Exponent of the power mean of speedups (more negative: fairer).
+    pub power: f64,
+}
+
+impl Problem {
+    /// The problem for `jobs` (in the artifact's order: attained service, then arrival) on nodes
+    /// with `node_gpus` GPUs, starting from the current allocation `base` (jobs x nodes).
+    pub fn new(jobs: Vec<GaJob>, node_gpus: Vec<u32>, base: Vec<u8>, settings: &GaSettings) -> Problem {
+        let total: u32 = node_gpus.iter().sum();
+        let dominant_share = 1.0 / f64::from(total);
+        let restart_factor = jobs
+            .iter()
+            .map(|job| {
+                let delay = settings.restart_delay;
+                (job.age - f64::from(job.restarts) * delay).max(0.0) / (job.age + delay)
+            })
+            .collect();
+        Problem { jobs, node_gpus, base, dominant_share, restart_factor, max_nodes_per_job: 16 }
+    }
+
+    fn n_jobs(&self) -> usize {
+        self.jobs.len()
+    }
+
+    fn n_nodes(&self) -> usize {
+        self.node_gpus.len()
+    }
+
+    /// Objectives to minimise: minus the power mean of scaled, restart-penalised speedups, and
+    /// minus the cluster utility (`Problem._evaluate`).
+    fn evaluate(&mut self, x: &[u8], power: f64) -> [f64; 2] {
+        let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
+        let mut sum = 0.0;
+        let mut utility = 0.0;
+        let mut active = vec![false; n_nodes];
+        let mut per_job = Vec::with_capacity(n_jobs);
+        for j in 0..n_jobs {
+            let row = &x[j * n_nodes..(j + 1) * n_nodes];
+            let nodes = row.iter().filter(|&&gpus| gpus > 0).count() as u32;
+            let replicas: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
+            for (n, &gpus) in row.iter().enumerate() {
+                active[n] |= gpus > 0;
+            }
+            let speedup = self.jobs[j].speedup.at(nodes, replicas);
+            per_job.push((replicas, speedup));
+            let mut scaled = speedup * self.dominant_share * n_nodes as f64;
+            if row != &self.base[j * n_nodes..(j + 1) * n_nodes] {
+                scaled *= self.restart_factor[j];
+            }
+            sum += (scaled + 1e-3).powf(power);
+        }
+        let mean = (sum / n_jobs as f64).powf(1.0 / power);
+        let total: u32 = self.node_gpus.iter().zip(&active).filter(|(_, on)| **on).map(|(gpus, _)| gpus).sum();
+        for (replicas, speedup) in per_job {
+            if replicas > 0 && total > 0 {
+                utility += speedup / f64::from(replicas) * (f64::from(replicas) / f64::from(total));
+            }
+        }
+        [-mean, -utility]
+    }
+
+    /// `Problem._crossover` for one mating: single point over jobs (the children swap the rows
+    /// of jobs before the point).
+    fn crossover(&self, a: &[u8], b: &[u8], rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8>) {
+        let point = rng.random_range(0..self.n_jobs()) * self.n_nodes();
+        let mut first = a.to_vec();
+        let mut second = b.to_vec();
+        first[..point].copy_from_slice(&b[..point]);
+        second[..point].copy_from_slice(&a[..point]);
+        (first, second)
+    }
+
+    /// `Problem._mutation`: reset a job to its current allocation (10%), zero some of a job's
+    /// nodes (a tenth of them, for 10% of jobs), and raise counts on free nodes and nodes the
+    /// job already uses, to a random value up to the node's GPUs.
+    fn mutate(&self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+        let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
+        for j in 0..n_jobs {
+            if rng.random::<f64>() < 0.1 {
+                x[j * n_nodes..(j + 1) * n_nodes].copy_from_slice(&self.base[j * n_nodes..(j + 1) * n_nodes]);
+            }
+        }
+        let zero_probability: Vec<f64> =
+            (0..n_jobs).map(|_| if rng.random::<f64>() < 0.1 { 0.1 } else { 0.0 }).collect();
+        for j in 0..n_jobs {
+            for n in 0..n_nodes {
+                if rng.random::<f64>() < zero_probability[j] {
+                    x[j * n_nodes + n] = 0;
+                }
+            }
+        }
+        let mut used = vec![0u32; n_nodes];
+        for j in 0..n_jobs {
+            for n in 0..n_nodes {
+                used[n] += u32::from(x[j * n_nodes + n]);
+            }
+        }
+        let has_free: Vec<bool> = (0..n_nodes).map(|n| used[n] < self.node_gpus[n]).collect();
+        let free_count = has_free.iter().filter(|&&free| free).count().max(1) as f64;
+        let mut draws = vec![0.0f64; n_jobs * n_nodes];
+        draws.iter_mut().for_each(|draw| *draw = rng.random::<f64>());
+        for j in 0..n_jobs {
+            let row = j * n_nodes;
+            let on_free_used = (0..n_nodes).filter(|&n| x[row + n] > 0 && has_free[n]).count().max(1) as f64;
+            for n in 0..n_nodes {
+                let p1 = if has_free[n] { 1.0 / free_count } else { 0.0 };
+                let p2 = if x[row + n] > 0 && has_free[n] { 1.0 / on_free_used } else { 0.0 };
+                let low = u32::from(x[row + n]);
+                let value = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
+                if draws[row + n] < p1 + p2 - p1 * p2 {
+                    x[row + n] = value;
+                }
+            }
+        }
+    }
+
+    /// `Problem._repair`: at most one distributed job per node (later jobs on a node that already
+    /// has one lose it), each job capped at its GPUs and 16 nodes (kept on nodes in random
+    /// order), then each node's GPUs handed out in job order.
+    fn repair(&self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+        let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
+        let distributed: Vec<bool> = (0..n_jobs)
+            .map(|j| x[j * n_nodes..(j + 1) * n_nodes].iter().filter(|&&gpus| gpus > 0).count() > 1)
+            .collect();
+        for n in 0..n_nodes {
+            let mut seen = 0;
+            for j in 0..n_jobs {
+                if distributed[j] && x[j * n_nodes + n] > 0 {
+                    seen += 1;
+                }
+                if seen > 1 {
+                    x[j * n_nodes + n] = 0;
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..n_nodes).collect();
+        for j in 0..n_jobs {
+            order.shuffle(rng);
+            let mut left = self.jobs[j].max_replicas;
+            let mut nodes_left = self.max_nodes_per_job;
+            for &n in &order {
+                let cell = &mut x[j * n_nodes + n];
+                let take = u32::from(*cell).min(left);
+                left -= take;
+                *cell = take as u8;
+                if *cell > 0 {
+                    if nodes_left == 0 {
+                        *cell = 0;
+                    } else {
+                        nodes_left -= 1;
+                    }
+                }
+            }
+        }
+        for n in 0..n_nodes {
+            let mut left = self.node_gpus[n];
+            for j in 0..n_jobs {
+                let cell = &mut x[j * n_nodes + n];
+                let take = u32::from(*cell).min(left);
+                left -= take;
+                *cell = take as u8;
+            }
+        }
+    }
+}
+
+/// `a` dominates `b` (minimisation): no worse in both, better in one.
+fn relation(a: &[f64; 2], b: &[f64; 2]) -> i8 {
+    let mut value = 0i8;
+    for k in 0..2 {
+        if a[k] < b[k] {
+            if value == -1 {
+                return 0;
+            }
+            value = 1;
+        } else if b[k] < a[k] {
+            if value == 1 {
+                return 0;
+            }
+            value = -1;
+        }
+    }
+    value
+}
+
+/// Deb's fast non-dominated sort; fronts of indices.
+fn fronts(population: &[Individual]) -> Vec<Vec<usize>> {
+    let n = population.len();
+    let mut dominated_by = vec![0usize; n];
+    let mut dominates: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        for j in i + 1..n {
+            match relation(&population[i].f, &population[j].f) {
+                1 => {
+                    dominates[i].push(j);
+                    dominated_by[j] += 1;
+                }
+                -1 => {
+                    dominates[j].push(i);
+                    dominated_by[i] += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut result = Vec::new();
+    let mut current: Vec<usize> = (0..n).filter(|&i| dominated_by[i] == 0).collect();
+    while !current.is_empty() {
+        let mut next = Vec::new();
+        for &p in &current {
+            for &q in &dominates[p] {
+                dominated_by[q] -= 1;
+                if dominated_by[q] == 0 {
+                    next.push(q);
+                }
+            }
+        }
+        result.push(current);
+        current = next;
+    }
+    result
+}
+
+/// pymoo's crowding distance of one front (duplicates get 0, the extremes infinity).
+fn crowding(front: &[[f64; 2]]) -> Vec<f64> {
+    let n = front.len();
+    if n <= 2 {
+        return vec![f64::INFINITY; n];
+    }
+    let unique: Vec<usize> = (0..n).filter(|&i| !(0..i).any(|k| front[k] == front[i])).collect();
+    let mut distance = vec![0.0; n];
+    let mut sums = vec![0.0; unique.len()];
+    for objective in [0, 1] {
+        let mut order: Vec<usize> = (0..unique.len()).collect();
+        order.sort_by(|&a, &b| front[unique[a]][objective].total_cmp(&front[unique[b]][objective]));
+        let values: Vec<f64> = order.iter().map(|&i| front[unique[i]][objective]).collect();
+        let span = values[values.len() - 1] - values[0];
+        for (position, &i) in order.iter().enumerate() {
+            let to_last = if position == 0 { f64::INFINITY } else { values[position] - values[position - 1] };
+            let to_next =
+                if position + 1 == values.len() { f64::INFINITY } else { values[position + 1] - values[position] };
+            let normalise = |d: f64| if span == 0.0 { 0.0 } else { d / span };
+            sums[i] += normalise(to_last) + normalise(to_next);
+        }
+    }
+    for (k, &i) in unique.iter().enumerate() {
+        distance[i] = sums[k] / 2.0;
+    }
+    distance
+}
+
+/// Rank-and-crowding survival to `keep` individuals; sets ranks and crowding distances.
+fn survive(mut population: Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng) -> Vec<Individual> {
+    let mut survivors = Vec::with_capacity(keep);
+    for (rank, front) in fronts(&population).into_iter().enumerate() {
+        let objectives: Vec<[f64; 2]> = front.iter().map(|&i| population[i].f).collect();
+        let distances = crowding(&objectives);
+        for (k, &i) in front.iter().enumerate() {
+            population[i].rank = rank;
+            population[i].crowding = distances[k];
+        }
+        if survivors.len() + front.len() > keep {
+            // randomized_argsort: a random permutation, sorted by crowding, largest first.
+            let mut order: Vec<usize> = (0..front.len()).collect();
+            order.shuffle(rng);
+            order.sort_by(|&a, &b| distances[a].total_cmp(&distances[b]));
+            order.reverse();
+            survivors.extend(order.into_iter().take(keep - survivors.len()).map(|k| front[k]));
+            break;
+        }
+        survivors.extend(front);
+        if survivors.len() == keep {
+            break;
+        }
+    }
+    survivors.into_iter().map(|i| population[i].clone()).collect()
+}
+
+/// The binary tournament of pymoo's NSGA-II (`comp_by_dom_and_crowding`).
+fn tournament(population: &[Individual], a: usize, b: usize, rng: &mut ChaCha8Rng) -> usize {
+    match relation(&population[a].f, &population[b].f) {
+        1 => a,
+        -1 => b,
+        _ => {
+            let (ca, cb) = (population[a].crowding, population[b].crowding);
+            if ca > cb {
+                a
+            } else if cb > ca {
+                b
+            } else if rng.random::<bool>() {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// Runs NSGA-II from `initial` states and returns the first front of the last generation, in
+/// population order, with its objectives.
+pub fn optimize(
+    problem: &mut Problem,
+    initial: Vec<Vec<u8>>,
+    settings: &GaSettings,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(Vec<u8>, [f64; 2])> {
+    let mut population: Vec<Individual> = Vec::new();
+    for mut x in initial {
+        problem.repair(&mut x, rng);
+        if !population.iter().any(|known| known.x == x) {
+            let f = problem.evaluate(&x, settings.power);
+            population.push(Individual { x, f, rank: 0, crowding: 0.0 });
+        }
+    }
+    let size = population.len();
+    population = survive(population, size, rng);
+    for _ in 1..settings.generations {
+        let mut offspring: Vec<Individual> = Vec::new();
+        for _ in 0..=100 {
+            if offspring.len() >= settings.population {
+                break;
+            }
+            let remaining = settings.population - offspring.len();
+            let matings = remaining.div_ceil(2);
+            // Tournament selection over concatenated random permutations of the population.
+            let needed = matings * 2 * 2;
+            let mut draws = Vec::with_capacity(needed + population.len());
+            while draws.len() < needed {
+                let mut permutation: Vec<usize> = (0..population.len()).collect();
+                permutation.shuffle(rng);
+                draws.extend(permutation);
+            }
+            draws.truncate(needed);
+            let parents: Vec<usize> =
+                draws.chunks(2).map(|pair| tournament(&population, pair[0], pair[1], rng)).collect();
+            let mut first = Vec::with_capacity(matings);
+            let mut second = Vec::with_capacity(matings);
+            for pair in parents.chunks(2) {
+                let (a, b) = (&population[pair[0]].x, &population[pair[1]].x);
+                let crossed = rng.random::<f64>() < 0.9;
+                let (c, d) = problem.crossover(a, b, rng);
+                if crossed {
+                    first.push(c);
+                    second.push(d);
+                } else {
+                    first.push(a.clone());
+                    second.push(b.clone());
+                }
+            }
+            let mut children: Vec<Vec<u8>> = first.into_iter().chain(second).collect();
+            for child in &mut children {
+                problem.mutate(child, rng);
+            }
+            for child in &mut children {
+                problem.repair(child, rng);
+            }
+            for child in children {
+                if offspring.len() >= settings.population {
+                    break;
+                }
+                let duplicate = population.iter().chain(&offspring).any(|known| known.x == child);
+                if !duplicate {
+                    let f = problem.evaluate(&child, settings.power);
+                    offspring.push(Individual { x: child, f, rank: 0, crowding: 0.0 });
+                }
+            }
+        }
+        population.extend(offspring);
+        population = survive(population, settings.population, rng);
+    }
+    population
+        .into_iter()
+        .filter(|individual| individual.rank == 0)
+        .map(|individual| (individual.x, individual.f))
+        .collect()
+}
