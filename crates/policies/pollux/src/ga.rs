@@ -3,6 +3,7 @@
 //! with the artifact's crossover, mutation and repair.
 
 use rand::Rng;
+use std::collections::HashSet;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use schedlab_goodput::SpeedupFunction;
@@ -119,9 +120,9 @@ impl Problem {
             if row != &self.base[j * n_nodes..(j + 1) * n_nodes] {
                 scaled *= self.restart_factor[j];
             }
-            sum += (scaled + 1e-3).powf(power);
+            sum += if power == -1.0 { 1.0 / (scaled + 1e-3) } else { (scaled + 1e-3).powf(power) };
         }
-        let mean = (sum / n_jobs as f64).powf(1.0 / power);
+        let mean = if power == -1.0 { n_jobs as f64 / sum } else { (sum / n_jobs as f64).powf(1.0 / power) };
         let total: u32 = self.node_gpus.iter().zip(&active).filter(|(_, on)| **on).map(|(gpus, _)| gpus).sum();
         for (replicas, speedup) in per_job {
             if replicas > 0 && total > 0 {
@@ -155,6 +156,9 @@ impl Problem {
         let zero_probability: Vec<f64> =
             (0..n_jobs).map(|_| if rng.random::<f64>() < 0.1 { 0.1 } else { 0.0 }).collect();
         for j in 0..n_jobs {
+            if zero_probability[j] == 0.0 {
+                continue;
+            }
             for n in 0..n_nodes {
                 if rng.random::<f64>() < zero_probability[j] {
                     x[j * n_nodes + n] = 0;
@@ -169,18 +173,19 @@ impl Problem {
         }
         let has_free: Vec<bool> = (0..n_nodes).map(|n| used[n] < self.node_gpus[n]).collect();
         let free_count = has_free.iter().filter(|&&free| free).count().max(1) as f64;
-        let mut draws = vec![0.0f64; n_jobs * n_nodes];
-        draws.iter_mut().for_each(|draw| *draw = rng.random::<f64>());
         for j in 0..n_jobs {
             let row = j * n_nodes;
             let on_free_used = (0..n_nodes).filter(|&n| x[row + n] > 0 && has_free[n]).count().max(1) as f64;
             for n in 0..n_nodes {
-                let p1 = if has_free[n] { 1.0 / free_count } else { 0.0 };
-                let p2 = if x[row + n] > 0 && has_free[n] { 1.0 / on_free_used } else { 0.0 };
-                let low = u32::from(x[row + n]);
-                let value = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
-                if draws[row + n] < p1 + p2 - p1 * p2 {
-                    x[row + n] = value;
+                // Only nodes with a free GPU can change (p1 = p2 = 0 elsewhere).
+                if !has_free[n] {
+                    continue;
+                }
+                let p1 = 1.0 / free_count;
+                let p2 = if x[row + n] > 0 { 1.0 / on_free_used } else { 0.0 };
+                if rng.random::<f64>() < p1 + p2 - p1 * p2 {
+                    let low = u32::from(x[row + n]);
+                    x[row + n] = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
                 }
             }
         }
@@ -207,6 +212,12 @@ impl Problem {
         }
         let mut order: Vec<usize> = (0..n_nodes).collect();
         for j in 0..n_jobs {
+            let row = &x[j * n_nodes..(j + 1) * n_nodes];
+            let total: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
+            let used = row.iter().filter(|&&gpus| gpus > 0).count();
+            if total <= self.jobs[j].max_replicas && used <= self.max_nodes_per_job {
+                continue; // no cap binds: the order of nodes does not matter
+            }
             order.shuffle(rng);
             let mut left = self.jobs[j].max_replicas;
             let mut nodes_left = self.max_nodes_per_job;
@@ -255,42 +266,34 @@ fn relation(a: &[f64; 2], b: &[f64; 2]) -> i8 {
     value
 }
 
-/// Deb's fast non-dominated sort; fronts of indices.
+/// Non-dominated sorting of two objectives (each front in index order): the fronts of Deb's
+/// fast non-dominated sort, found in `O(n log n)` by sweeping the points in order of the first
+/// objective and putting each in the first front none of whose members dominates it.
 fn fronts(population: &[Individual]) -> Vec<Vec<usize>> {
-    let n = population.len();
-    let mut dominated_by = vec![0usize; n];
-    let mut dominates: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        for j in i + 1..n {
-            match relation(&population[i].f, &population[j].f) {
-                1 => {
-                    dominates[i].push(j);
-                    dominated_by[j] += 1;
-                }
-                -1 => {
-                    dominates[j].push(i);
-                    dominated_by[i] += 1;
-                }
-                _ => {}
-            }
+    let mut order: Vec<usize> = (0..population.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (fa, fb) = (&population[a].f, &population[b].f);
+        fa[0].total_cmp(&fb[0]).then(fa[1].total_cmp(&fb[1])).then(a.cmp(&b))
+    });
+    let mut fronts: Vec<Vec<usize>> = Vec::new();
+    // The last point added to each front: the one with the smallest second objective there.
+    let mut last: Vec<[f64; 2]> = Vec::new();
+    for index in order {
+        let f = population[index].f;
+        // Dominated by a front's last point (its smallest f1): no larger in f1 (and no larger
+        // in f0, by the sweep order) and not the same point.
+        let front = (0..fronts.len()).find(|&front| !(last[front][1] <= f[1] && last[front] != f)).unwrap_or(fronts.len());
+        if front == fronts.len() {
+            fronts.push(Vec::new());
+            last.push(f);
         }
+        fronts[front].push(index);
+        last[front] = f;
     }
-    let mut result = Vec::new();
-    let mut current: Vec<usize> = (0..n).filter(|&i| dominated_by[i] == 0).collect();
-    while !current.is_empty() {
-        let mut next = Vec::new();
-        for &p in &current {
-            for &q in &dominates[p] {
-                dominated_by[q] -= 1;
-                if dominated_by[q] == 0 {
-                    next.push(q);
-                }
-            }
-        }
-        result.push(current);
-        current = next;
+    for front in &mut fronts {
+        front.sort_unstable();
     }
-    result
+    fronts
 }
 
 /// pymoo's crowding distance of one front (duplicates get 0, the extremes infinity).
@@ -299,7 +302,8 @@ fn crowding(front: &[[f64; 2]]) -> Vec<f64> {
     if n <= 2 {
         return vec![f64::INFINITY; n];
     }
-    let unique: Vec<usize> = (0..n).filter(|&i| !(0..i).any(|k| front[k] == front[i])).collect();
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    let unique: Vec<usize> = (0..n).filter(|&i| seen.insert([front[i][0].to_bits(), front[i][1].to_bits()])).collect();
     let mut distance = vec![0.0; n];
     let mut sums = vec![0.0; unique.len()];
     for objective in [0, 1] {
@@ -345,7 +349,8 @@ fn survive(mut population: Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng) -
             break;
         }
     }
-    survivors.into_iter().map(|i| population[i].clone()).collect()
+    let mut slots: Vec<Option<Individual>> = population.into_iter().map(Some).collect();
+    survivors.into_iter().map(|i| slots[i].take().expect("each survivor once")).collect()
 }
 
 /// The binary tournament of pymoo's NSGA-II (`comp_by_dom_and_crowding`).
@@ -377,9 +382,10 @@ pub fn optimize(
     rng: &mut ChaCha8Rng,
 ) -> Vec<(Vec<u8>, [f64; 2])> {
     let mut population: Vec<Individual> = Vec::new();
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
     for mut x in initial {
         problem.repair(&mut x, rng);
-        if !population.iter().any(|known| known.x == x) {
+        if seen.insert(x.clone()) {
             let f = problem.evaluate(&x, settings.power);
             population.push(Individual { x, f, rank: 0, crowding: 0.0 });
         }
@@ -430,8 +436,7 @@ pub fn optimize(
                 if offspring.len() >= settings.population {
                     break;
                 }
-                let duplicate = population.iter().chain(&offspring).any(|known| known.x == child);
-                if !duplicate {
+                if seen.insert(child.clone()) {
                     let f = problem.evaluate(&child, settings.power);
                     offspring.push(Individual { x: child, f, rank: 0, crowding: 0.0 });
                 }
@@ -439,10 +444,75 @@ pub fn optimize(
         }
         population.extend(offspring);
         population = survive(population, settings.population, rng);
+        seen.clear();
+        seen.extend(population.iter().map(|individual| individual.x.clone()));
     }
     population
         .into_iter()
         .filter(|individual| individual.rank == 0)
         .map(|individual| (individual.x, individual.f))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn individual(f: [f64; 2]) -> Individual {
+        Individual { x: Vec::new(), f, rank: 0, crowding: 0.0 }
+    }
+
+    /// Deb's fast non-dominated sort, pairwise: the reference.
+    fn deb(population: &[Individual]) -> Vec<Vec<usize>> {
+        let n = population.len();
+        let mut count = vec![0usize; n];
+        let mut dominates: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for i in 0..n {
+            for j in 0..n {
+                if relation(&population[i].f, &population[j].f) == 1 {
+                    dominates[i].push(j);
+                    count[j] += 1;
+                }
+            }
+        }
+        let mut fronts = Vec::new();
+        let mut current: Vec<usize> = (0..n).filter(|&i| count[i] == 0).collect();
+        while !current.is_empty() {
+            let mut next = Vec::new();
+            for &p in &current {
+                for &q in &dominates[p] {
+                    count[q] -= 1;
+                    if count[q] == 0 {
+                        next.push(q);
+                    }
+                }
+            }
+            next.sort_unstable();
+            fronts.push(current);
+            current = next;
+        }
+        fronts
+    }
+
+    #[test]
+    fn the_sweep_finds_debs_fronts_with_ties_and_duplicates() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..200 {
+            let population: Vec<Individual> = (0..40)
+                .map(|_| individual([f64::from(rng.random_range(0..6u8)), f64::from(rng.random_range(0..6u8))]))
+                .collect();
+            assert_eq!(fronts(&population), deb(&population));
+        }
+    }
+
+    #[test]
+    fn crowding_gives_extremes_infinity_and_duplicates_zero() {
+        let distances = crowding(&[[0.0, 3.0], [1.0, 2.0], [1.0, 2.0], [3.0, 0.0]]);
+        assert_eq!(distances[0], f64::INFINITY);
+        assert_eq!(distances[3], f64::INFINITY);
+        assert_eq!(distances[2], 0.0);
+        // The middle point: (3 - 0) / 3 in each objective, halved over two objectives: 1.
+        assert!((distances[1] - 1.0).abs() < 1e-12);
+    }
 }
