@@ -3,10 +3,10 @@
 //! with the artifact's crossover, mutation and repair.
 
 use rand::Rng;
-use std::collections::HashSet;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use schedlab_goodput::SpeedupFunction;
+use std::collections::HashSet;
 
 /// How a job's speedup is known to the optimiser.
 #[derive(Clone, Debug)]
@@ -282,7 +282,8 @@ fn fronts(population: &[Individual]) -> Vec<Vec<usize>> {
         let f = population[index].f;
         // Dominated by a front's last point (its smallest f1): no larger in f1 (and no larger
         // in f0, by the sweep order) and not the same point.
-        let front = (0..fronts.len()).find(|&front| !(last[front][1] <= f[1] && last[front] != f)).unwrap_or(fronts.len());
+        let front =
+            (0..fronts.len()).find(|&front| !(last[front][1] <= f[1] && last[front] != f)).unwrap_or(fronts.len());
         if front == fronts.len() {
             fronts.push(Vec::new());
             last.push(f);
@@ -504,6 +505,91 @@ mod tests {
                 .collect();
             assert_eq!(fronts(&population), deb(&population));
         }
+    }
+
+    fn problem(jobs: usize, nodes: usize, max_replicas: u32) -> Problem {
+        let infos = (0..jobs)
+            .map(|_| GaJob { speedup: Speedup::Linear { fair_replicas: 4.0 }, max_replicas, age: 600.0, restarts: 1 })
+            .collect();
+        let settings = GaSettings { population: 20, generations: 5, restart_delay: 30.0, power: -1.0 };
+        Problem::new(infos, vec![4; nodes], vec![0; jobs * nodes], &settings)
+    }
+
+    fn feasible(problem: &Problem, x: &[u8]) -> Result<(), String> {
+        let (jobs, nodes) = (problem.n_jobs(), problem.n_nodes());
+        for n in 0..nodes {
+            let used: u32 = (0..jobs).map(|j| u32::from(x[j * nodes + n])).sum();
+            if used > problem.node_gpus[n] {
+                return Err(format!("node {n} holds {used} GPUs"));
+            }
+            let distributed = (0..jobs)
+                .filter(|&j| {
+                    x[j * nodes + n] > 0 && x[j * nodes..(j + 1) * nodes].iter().filter(|&&g| g > 0).count() > 1
+                })
+                .count();
+            if distributed > 1 {
+                return Err(format!("node {n} has {distributed} distributed jobs"));
+            }
+        }
+        for j in 0..jobs {
+            let row = &x[j * nodes..(j + 1) * nodes];
+            let total: u32 = row.iter().map(|&g| u32::from(g)).sum();
+            if total > problem.jobs[j].max_replicas
+                || row.iter().filter(|&&g| g > 0).count() > problem.max_nodes_per_job
+            {
+                return Err(format!("job {j} has {total} GPUs on {row:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn repair_always_yields_a_feasible_allocation() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for round in 0..500 {
+            let (jobs, nodes) = (1 + round % 7, 1 + round % 20);
+            let problem = problem(jobs, nodes, 1 + (round % 9) as u32);
+            let mut x: Vec<u8> = (0..jobs * nodes).map(|_| rng.random_range(0..=4u8)).collect();
+            problem.repair(&mut x, &mut rng);
+            feasible(&problem, &x).unwrap_or_else(|error| panic!("round {round}: {error}"));
+        }
+    }
+
+    #[test]
+    fn crossover_swaps_whole_jobs_and_mutation_stays_within_nodes() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let problem = problem(5, 4, 16);
+        let a: Vec<u8> = (0..20).map(|i| (i % 5) as u8).collect();
+        let b: Vec<u8> = vec![4; 20];
+        for _ in 0..50 {
+            let (c, d) = problem.crossover(&a, &b, &mut rng);
+            for j in 0..5 {
+                let rows = |x: &[u8]| x[j * 4..(j + 1) * 4].to_vec();
+                let from_b = rows(&c) == rows(&b);
+                assert!(from_b || rows(&c) == rows(&a));
+                assert_eq!(rows(&d), if from_b { rows(&a) } else { rows(&b) });
+            }
+            let mut mutated = a.clone();
+            problem.mutate(&mut mutated, &mut rng);
+            assert!(mutated.iter().all(|&g| g <= 4));
+        }
+    }
+
+    #[test]
+    fn the_search_is_seeded_and_its_front_is_feasible() {
+        let run = |seed| {
+            let mut problem = problem(6, 4, 8);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let settings = GaSettings { population: 20, generations: 10, restart_delay: 30.0, power: -1.0 };
+            let front = optimize(&mut problem, vec![vec![0; 24]], &settings, &mut rng);
+            for (x, _) in &front {
+                feasible(&problem, x).unwrap();
+            }
+            front
+        };
+        assert_eq!(run(5), run(5));
+        // Six jobs with linear speedups on 16 GPUs: the best front uses GPUs.
+        assert!(run(5).iter().any(|(x, _)| x.iter().any(|&g| g > 0)));
     }
 
     #[test]
