@@ -15,7 +15,13 @@ pub enum Axis {
     ScaleRate,
     /// Restart overheads in seconds.
     RestartOverhead,
+    /// Trace files: each value replaces `{trace_index}` in the trace's path (Pollux's eight
+    /// `workload-N.csv` per load).
+    TraceIndex,
 }
+
+/// The placeholder a trace path carries for [`Axis::TraceIndex`].
+pub const TRACE_INDEX: &str = "{trace_index}";
 
 /// What an axis applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +36,8 @@ pub enum Applies {
 
 impl Axis {
     /// Every axis, in the order runs, keys and tables list them.
-    pub const ALL: [Axis; 4] = [Axis::RatePerHour, Axis::Jobs, Axis::ScaleRate, Axis::RestartOverhead];
+    pub const ALL: [Axis; 5] =
+        [Axis::RatePerHour, Axis::Jobs, Axis::ScaleRate, Axis::RestartOverhead, Axis::TraceIndex];
 
     /// The key in specs, run keys and files.
     pub fn name(self) -> &'static str {
@@ -39,6 +46,7 @@ impl Axis {
             Axis::Jobs => "jobs",
             Axis::ScaleRate => "scale_rate",
             Axis::RestartOverhead => "restart_overhead",
+            Axis::TraceIndex => "trace_index",
         }
     }
 
@@ -46,7 +54,7 @@ impl Axis {
     pub fn applies_to(self) -> Applies {
         match self {
             Axis::RatePerHour | Axis::Jobs => Applies::Generator,
-            Axis::ScaleRate => Applies::Trace,
+            Axis::ScaleRate | Axis::TraceIndex => Applies::Trace,
             Axis::RestartOverhead => Applies::Any,
         }
     }
@@ -55,11 +63,13 @@ impl Axis {
     pub fn check(self, value: f64) -> Result<(), String> {
         let ok = match self {
             Axis::Jobs => value >= 1.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
+            Axis::TraceIndex => value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
             Axis::RatePerHour | Axis::ScaleRate => value.is_finite() && value > 0.0,
             Axis::RestartOverhead => value.is_finite() && value >= 0.0,
         };
         let expected = match self {
             Axis::Jobs => "a positive whole number",
+            Axis::TraceIndex => "a whole number",
             Axis::RatePerHour | Axis::ScaleRate => "a positive number",
             Axis::RestartOverhead => "a non-negative number of seconds",
         };

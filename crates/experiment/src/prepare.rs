@@ -206,7 +206,16 @@ impl Setup {
             }
         };
         if let Some(trace) = &spec.workload.trace {
-            file(&trace.path)?;
+            match spec.sweep.get(&Axis::TraceIndex) {
+                Some(indices) => {
+                    for &index in indices {
+                        file(&trace_path(&trace.path, index))?;
+                    }
+                }
+                None => {
+                    file(&trace.path)?;
+                }
+            }
         }
         if let Some(GeneratorSpec::PhillySampled { distribution, .. }) = &spec.workload.generator {
             file(distribution)?;
@@ -263,6 +272,11 @@ impl Setup {
     }
 }
 
+/// The trace path with `{trace_index}` replaced by `index`.
+pub fn trace_path(path: &Path, index: f64) -> PathBuf {
+    PathBuf::from(path.display().to_string().replace(crate::axis::TRACE_INDEX, &format!("{index}")))
+}
+
 /// Sets a point's axis values and the derived seed into a workload spec.
 fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
     if let Some(generator) = &mut workload.generator {
@@ -282,6 +296,9 @@ fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
                 *generator_seed = seed;
             }
         }
+    }
+    if let (Some(index), Some(trace)) = (point.get(Axis::TraceIndex), &mut workload.trace) {
+        trace.path = trace_path(&trace.path, index);
     }
     if let Some(factor) = point.get(Axis::ScaleRate) {
         workload.transforms.push(Transform::ScaleRate(factor));

@@ -297,6 +297,18 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
     if generator.is_some() && !workload.transforms.is_empty() {
         return Err("workload: transforms apply to traces, not generators".into());
     }
+    if let Some(trace) = &workload.trace {
+        let templated = trace.path.display().to_string().contains(crate::axis::TRACE_INDEX);
+        match (templated, spec.sweep.contains_key(&Axis::TraceIndex)) {
+            (true, false) => {
+                return Err("workload: the trace path contains {trace_index}; sweep trace_index over the files".into());
+            }
+            (false, true) => {
+                return Err("sweep: trace_index replaces {trace_index} in the trace path, which has none".into());
+            }
+            _ => {}
+        }
+    }
     if matches!(workload.model, Model::Applications) && !matches!(spec.perf, PerfSection::Pollux { .. }) {
         return Err(
             "workload: model applications takes each job's work from the perf model's applications; set perf: pollux"
@@ -420,7 +432,13 @@ fn resolve_claim(
     if !(claim.expected.is_finite() && claim.tolerance.is_finite() && claim.tolerance >= 0.0) {
         return Err(format!("{what}: expected and tolerance must be finite, tolerance non-negative"));
     }
-    let at = axes.iter().map(|(axis, values)| (*axis, claim.at.get(axis).copied().unwrap_or(values[0]))).collect();
+    // An axis the claim does not name is fixed at its first value, except trace files: a claim
+    // about a set of workloads (Pollux's eight per load) is their mean.
+    let at = axes
+        .iter()
+        .filter(|(axis, _)| *axis != Axis::TraceIndex || claim.at.contains_key(axis))
+        .map(|(axis, values)| (*axis, claim.at.get(axis).copied().unwrap_or(values[0])))
+        .collect();
     Ok(Claim {
         source: claim.source.clone(),
         text: claim.text.clone(),
