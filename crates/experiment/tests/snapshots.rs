@@ -58,3 +58,11 @@ fn ci_hadar_physical() {
     }
     check("hadar-physical");
 }
+
+#[test]
+fn ci_pollux() {
+    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
+        return;
+    }
+    check("pollux");
+}
