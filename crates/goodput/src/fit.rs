@@ -36,6 +36,9 @@ const FACTR: f64 = 1e7;
 const PGTOL: f64 = 1e-5;
 const MAX_EVALUATIONS: usize = 15_000;
 
+/// Serialises calls into the L-BFGS-B C code, which is not reentrant.
+static FIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The objective and its gradient: RMS error of log compute time, RMS error of log step time,
 /// `1e-3 (gamma - 1)^2` (easier to fit with small gamma) and
 /// `1e-2 ((beta_n / alpha_n)^2 + (beta_r / alpha_r)^2)` (prefer optimistic scaling).
@@ -152,8 +155,12 @@ pub fn fit_perf_params(data: &[Measurement]) -> Result<PerfParams, FitError> {
     problem.set_bounds(bounds);
     let parameters = lbfgsb::LbfgsbParameter { m: CORRECTIONS, factr: FACTR, pgtol: PGTOL, iprint: -1 };
     let mut state = lbfgsb::LbfgsbState::new(problem, parameters);
+    // The C translation of L-BFGS-B keeps state in static variables: one fit at a time in the
+    // process (runs on several threads fit concurrently otherwise, and corrupt each other).
+    let guard = FIT_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     // Running out of evaluations is not fatal (scipy returns the last iterate too).
     let _ = state.minimize();
+    drop(guard);
     let x = state.x();
     if x.iter().any(|value| !value.is_finite()) {
         return Err(fail(format!("the optimiser returned {x:?}")));
