@@ -239,6 +239,22 @@ mod tests {
     }
 
     #[test]
+    fn fits_on_several_threads_equal_fits_on_one() {
+        let configs = [(1, 1, 32), (1, 2, 64), (2, 8, 64), (4, 16, 128)];
+        let data: Vec<Measurement> = configs.iter().map(|&(n, r, b)| measure(&truth(), n, r, b)).collect();
+        let alone = fit_perf_params(&data).unwrap();
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let data = data.clone();
+                std::thread::spawn(move || (0..20).map(|_| fit_perf_params(&data).unwrap()).collect::<Vec<_>>())
+            })
+            .collect();
+        for handle in handles {
+            assert!(handle.join().unwrap().iter().all(|fitted| *fitted == alone));
+        }
+    }
+
+    #[test]
     fn unobserved_terms_are_fixed_and_the_prior_applies() {
         // One GPU, one batch size: alpha_c is half the compute time, every network term is
         // fixed at 1e-8, and inter-node costs are raised to 1.1 x intra-node ones.
