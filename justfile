@@ -23,10 +23,11 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Criterion benchmarks: the engine (100k jobs, 2,816 GPUs) and the trace loaders.
+# Criterion benchmarks: the engine (100k jobs, 2,816 GPUs), the trace loaders, one Pollux allocation.
 bench:
     cargo bench -p schedlab-sim --bench engine
     cargo bench -p schedlab-trace --bench load
+    cargo bench -p schedlab-policies-pollux --bench ga
 
 # Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite.
 new-policy NAME:
