@@ -94,6 +94,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
             fractional_gpus: Default::default(),
             declared_work: None,
             required_gpu_type: false,
+            origin: Default::default(),
         },
         cluster: cluster_section(&args.cluster, args.gpus_per_node)
             .with_context(|| format!("cluster '{}'", args.cluster))?,

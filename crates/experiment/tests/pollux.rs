@@ -6,6 +6,7 @@ const SPEC: &str = "name: pollux-apps
 workload:
   trace: {format: pollux, path: pollux/workloads/workload-1.csv}
   model: applications
+  origin: trace_start
 cluster:
   compact: {gpus: {gpu: 64}, gpus_per_node: 4}
 perf: {pollux: {}}

@@ -4,7 +4,7 @@ use crate::formats::TraceFormat;
 use crate::formats::philly::PhillyRawOptions;
 use crate::synthetic::{Arrivals, GavelStyle, PhillySampled};
 use crate::transform::{Transform, apply_all};
-use crate::workload::{BuildSummary, FractionalGpus, JobTypes, Model, build};
+use crate::workload::{BuildSummary, FractionalGpus, JobTypes, Model, Origin, build};
 use crate::{Trace, TraceError};
 use schedlab_core::{DataDir, JobSpec};
 use serde::{Deserialize, Serialize};
@@ -115,6 +115,14 @@ pub struct WorkloadSpec {
     /// whose row names none may run anywhere. Off: the recorded type is ignored.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub required_gpu_type: bool,
+    /// Where time 0 is: the first arrival (default), or the trace's own start (`trace_start`,
+    /// for traces whose times count from an experiment's start, as Pollux's do).
+    #[serde(default, skip_serializing_if = "is_first_arrival")]
+    pub origin: Origin,
+}
+
+fn is_first_arrival(origin: &Origin) -> bool {
+    *origin == Origin::FirstArrival
 }
 
 /// How users declare their jobs' work: `declared = work x (1 + e)`, `e` drawn uniformly from
@@ -198,7 +206,7 @@ impl WorkloadSpec {
                 for step in apply_all(&mut trace, &self.transforms)? {
                     report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
                 }
-                let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, types)?;
+                let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, types, self.origin)?;
                 report.push(build_line(&self.model, &summary));
                 Ok(Workload { jobs, report })
             }

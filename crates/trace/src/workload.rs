@@ -40,6 +40,18 @@ pub enum Model {
     Applications,
 }
 
+/// Where a built workload's time 0 is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// At the first arrival (the default): idle time before it is dropped.
+    #[default]
+    FirstArrival,
+    /// At the trace's own time 0, for traces whose times count from the start of an experiment
+    /// (Pollux's workloads, where the simulator's clock starts at 0 and steps every 60 s).
+    TraceStart,
+}
+
 /// What the perf model tells the workload about job types, for the models that need it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct JobTypes {
@@ -95,7 +107,8 @@ fn pollux_application(gpu_seconds: f64, rng: &mut ChaCha8Rng) -> &'static str {
     }
 }
 
-/// Builds a workload: jobs sorted stably by submission, arrivals shifted so the first is 0,
+/// Builds a workload: jobs sorted stably by submission, arrivals shifted so the first is 0
+/// (unless `origin` keeps the trace's own time 0),
 /// ids `0..n`. CPU-only jobs, jobs with zero duration and (for `gavel-zoo`) jobs whose GPU
 /// count no template supports are left out and counted; a model that needs something the
 /// trace lacks (durations, job types, work) is an error naming the job's line.
@@ -104,11 +117,21 @@ pub fn build(
     model: &Model,
     fractional: FractionalGpus,
     types: &JobTypes,
+    origin: Origin,
 ) -> Result<(Vec<JobSpec>, BuildSummary), TraceError> {
     let templates = &types.templates;
+    if origin == Origin::TraceStart && trace.clock != crate::Clock::Relative {
+        return Err(TraceError::Config(format!(
+            "origin: trace_start needs a trace whose times count from its start; {} records dates",
+            trace.format
+        )));
+    }
     let mut order: Vec<usize> = (0..trace.jobs.len()).collect();
     order.sort_by(|&a, &b| trace.jobs[a].submit.total_cmp(&trace.jobs[b].submit));
-    let origin = order.first().map_or(0.0, |&index| trace.jobs[index].submit);
+    let origin = match origin {
+        Origin::FirstArrival => order.first().map_or(0.0, |&index| trace.jobs[index].submit),
+        Origin::TraceStart => 0.0,
+    };
     let seed = match model {
         Model::GavelZoo { seed, .. } | Model::PolluxBuckets { seed } => *seed,
         _ => 0,

@@ -26,7 +26,7 @@ proptest! {
         let generated = GavelStyle { jobs, arrivals, multi_gpu, multi_priority, seed, templates }.generate().unwrap();
         let path = temp_file("roundtrip", &format!("w{seed}.trace"), &gavel::write(&generated));
         let trace = TraceFormat::Gavel.load(&path).unwrap();
-        let (read_back, summary) = build(&trace, &Model::FromTrace, FractionalGpus::Error, &schedlab_trace::workload::JobTypes::default()).unwrap();
+        let (read_back, summary) = build(&trace, &Model::FromTrace, FractionalGpus::Error, &schedlab_trace::workload::JobTypes::default(), Default::default()).unwrap();
         prop_assert!(summary.dropped.is_empty());
         prop_assert_eq!(read_back.len(), generated.len());
         for (original, copy) in generated.iter().zip(&read_back) {

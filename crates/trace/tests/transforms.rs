@@ -76,14 +76,17 @@ fn scale_rate_compresses_inter_arrivals() {
 #[test]
 fn rigid_model_drops_cpu_jobs_and_rounds_fractional_gpus_up() {
     let trace = TraceFormat::AlibabaOpenb.load(&fixture("alibaba-openb.csv")).unwrap();
-    let (jobs, summary) = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default()).unwrap();
+    let (jobs, summary) =
+        build(&trace, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default(), Default::default()).unwrap();
     assert_eq!(summary.dropped, vec![("CPU-only job (0 GPUs)".to_string(), 1)]);
     assert_eq!(summary.rounded_up, 1);
     let gpus: Vec<u32> = jobs.iter().map(|job| job.gpus).collect();
     assert_eq!(gpus, vec![1, 1, 8]);
     assert_eq!(jobs[1].arrival.secs(), 427061.0);
     assert_eq!(jobs[0].work, 12537496.0);
-    let message = build(&trace, &Model::Rigid, FractionalGpus::Error, &JobTypes::default()).unwrap_err().to_string();
+    let message = build(&trace, &Model::Rigid, FractionalGpus::Error, &JobTypes::default(), Default::default())
+        .unwrap_err()
+        .to_string();
     assert!(
         message.ends_with("alibaba-openb.csv:3: 0.46 GPUs is fractional; set fractional_gpus: ceil to round up"),
         "{message}"
@@ -99,7 +102,7 @@ fn gavel_zoo_draws_supported_templates_and_converts_to_steps() {
     ];
     let model = Model::GavelZoo { reference: "v100".into(), seed: 1 };
     let types = JobTypes { templates: templates.clone(), ..JobTypes::default() };
-    let (jobs, summary) = build(&trace, &model, FractionalGpus::Ceil, &types).unwrap();
+    let (jobs, summary) = build(&trace, &model, FractionalGpus::Ceil, &types, Default::default()).unwrap();
     assert_eq!(summary.dropped, vec![("no job template supports 16 GPUs".to_string(), 1)]);
     for job in &jobs {
         let rate = templates
@@ -110,7 +113,7 @@ fn gavel_zoo_draws_supported_templates_and_converts_to_steps() {
             .1;
         assert_eq!(job.work, (job.trace_duration.unwrap() * rate).round());
     }
-    let (again, _) = build(&trace, &model, FractionalGpus::Ceil, &types).unwrap();
+    let (again, _) = build(&trace, &model, FractionalGpus::Ceil, &types, Default::default()).unwrap();
     assert_eq!(jobs, again);
     // Sorted by arrival, rebased to 0, ids in order.
     assert_eq!(jobs[0].arrival.secs(), 0.0);
@@ -120,8 +123,14 @@ fn gavel_zoo_draws_supported_templates_and_converts_to_steps() {
 #[test]
 fn pollux_buckets_follow_gpu_time() {
     let trace = TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
-    let (jobs, _) =
-        build(&trace, &Model::PolluxBuckets { seed: 0 }, FractionalGpus::Ceil, &JobTypes::default()).unwrap();
+    let (jobs, _) = build(
+        &trace,
+        &Model::PolluxBuckets { seed: 0 },
+        FractionalGpus::Ceil,
+        &JobTypes::default(),
+        Default::default(),
+    )
+    .unwrap();
     for job in &jobs {
         let hours = job.trace_duration.unwrap() * f64::from(job.gpus) / 3600.0;
         let expected: &[&str] = if hours < 1.0 {
@@ -140,14 +149,42 @@ fn pollux_buckets_follow_gpu_time() {
 #[test]
 fn models_that_need_durations_refuse_traces_without_them() {
     let trace = TraceFormat::Pollux.load(&fixture("pollux-workload.csv")).unwrap();
-    let message = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default()).unwrap_err().to_string();
+    let message = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default(), Default::default())
+        .unwrap_err()
+        .to_string();
     assert!(
         message.contains("the pollux trace records no duration, which model Rigid needs; use from-trace"),
         "{message}"
     );
     let trace = TraceFormat::Gavel.load(&fixture("gavel-mixed.trace")).unwrap();
-    let (jobs, _) = build(&trace, &Model::FromTrace, FractionalGpus::Ceil, &JobTypes::default()).unwrap();
+    let (jobs, _) =
+        build(&trace, &Model::FromTrace, FractionalGpus::Ceil, &JobTypes::default(), Default::default()).unwrap();
     let types: Vec<&str> = jobs.iter().map(|job| job.job_type.as_str()).collect();
     assert_eq!(types, vec!["ResNet-18 (batch size 64)", "Transformer (batch size 128)", "LM (batch size 20)"]);
     assert_eq!(jobs[2].weight, 5.0);
+}
+
+#[test]
+fn a_relative_trace_may_keep_its_own_time_zero() {
+    use schedlab_trace::workload::Origin;
+    use schedlab_trace::{Clock, Trace, TraceJob};
+    let mut trace = Trace::new("pollux", "workload.csv", Clock::Relative);
+    for (submit, line) in [(107.0, 2), (135.0, 3)] {
+        let mut job = TraceJob::new(submit, 1.0, line);
+        job.duration = Some(10.0);
+        trace.push(job);
+    }
+    let arrivals = |origin| {
+        let (jobs, _) = build(&trace, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default(), origin).unwrap();
+        jobs.iter().map(|job| job.arrival.secs()).collect::<Vec<f64>>()
+    };
+    assert_eq!(arrivals(Origin::FirstArrival), vec![0.0, 28.0]);
+    assert_eq!(arrivals(Origin::TraceStart), vec![107.0, 135.0]);
+    let dated = Trace { clock: Clock::WallClock, ..trace.clone() };
+    let error =
+        build(&dated, &Model::Rigid, FractionalGpus::Ceil, &JobTypes::default(), Origin::TraceStart).unwrap_err();
+    assert!(
+        error.to_string().contains("origin: trace_start needs a trace whose times count from its start"),
+        "{error}"
+    );
 }
