@@ -20,9 +20,11 @@ fn every_policy_gives_bit_identical_results_on_repeated_runs() {
         job.cpus = Some(f64::from(job.gpus) * 4.0);
     }
     let config = SimConfig { restart_overhead: 10.0, ..SimConfig::default() };
-    // Gavel's and Hadar's policies need job types from a throughput table; their crates test them.
+    // Gavel's and Hadar's policies need job types from a throughput table, Pollux's crate's
+    // its applications; their crates test them.
+    let own_job_types = ["gavel", "hadar", "pollux", "optimus"];
     for entry in
-        schedlab_zoo::entries().filter(|entry| !entry.name.starts_with("gavel") && !entry.name.starts_with("hadar"))
+        schedlab_zoo::entries().filter(|entry| !own_job_types.iter().any(|prefix| entry.name.starts_with(prefix)))
     {
         let first =
             simulate_with(entry.name, cluster("v100=16,k80=16", 8), &jobs, &TraceDuration::uniform(), &config).unwrap();
