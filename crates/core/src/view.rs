@@ -119,7 +119,8 @@ impl JobView {
     }
 
     /// Returns true if and only if `node` is in the job's pool: any node when the job has no
-    /// pool, else a node of its group ([`Node::in_group`]). Its parameter servers may go on any node of its pool.
+    /// pool, else a node of its group ([`Node::in_group`]). Its parameter servers may go on any
+    /// node of its pool.
     pub fn in_pool(&self, node: &Node) -> bool {
         self.pool.as_deref().is_none_or(|pool| node.in_group(pool))
     }

@@ -204,7 +204,7 @@ impl Policy for Pollux {
                 reconfigure.push((id, Self::batch(config)));
             }
         }
-        if !self.grid.decides(context) {
+        if !self.grid.decides(context) || context.jobs.n_running() + context.jobs.n_queued() == 0 {
             return Ok(Decision { reconfigure, next_tick, ..Decision::none() });
         }
         // A step's end: running jobs' agents measure, then pick their batch again (the batch
