@@ -147,15 +147,14 @@ impl Placer {
                 _ => free,
             }
         };
-        let candidates = spec
-            .nodes()
-            .iter()
-            .enumerate()
-            .filter(|(_, node)| pool.is_none_or(|pool| node.in_group(pool)))
-            .map(|(index, node)| (NodeId(index as u32), node.gpu_type))
-            .filter(|(_, node_type)| types.contains(*node_type))
-            .map(|(node, _)| (node, usable(node)))
-            .filter(|(_, free)| *free > 0);
+        let candidates = spec.nodes().iter().enumerate().filter_map(|(index, node)| {
+            if !types.contains(node.gpu_type) || pool.is_some_and(|pool| !node.in_group(pool)) {
+                return None;
+            }
+            let id = NodeId(index as u32);
+            let free = usable(id);
+            (free > 0).then_some((id, free))
+        });
         match self.strategy {
             PlacementStrategy::Consolidated => {
                 // A single node with the tightest fit, if one is big enough.
