@@ -49,7 +49,7 @@ pub struct Problem {
     base: Vec<u8>,
     dominant_share: f64,
     restart_factor: Vec<f64>,
-    /// Restart cost in seconds, in the penalty (the artifact's `delay = 30`).
+    /// Most nodes one job may span (the artifact's repair: 16).
     pub max_nodes_per_job: usize,
 }
 
