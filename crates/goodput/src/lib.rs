@@ -17,4 +17,4 @@ pub use application::{APPLICATIONS, AppSettings, Application, ProfileError};
 pub use fit::{FitError, Measurement, fit_perf_params};
 pub use interp::{Delaunay3, InterpError};
 pub use model::{GoodputFunction, GradParams, Optimum, PerfParams, SpeedupFunction};
-pub use perf::{Config, PolluxPerf, config_for_batch, default_config, true_goodput};
+pub use perf::{Config, PolluxPerf, config_for_batch, default_config, packed, true_goodput};

@@ -197,16 +197,20 @@ pub struct SpeedupFunction {
 impl SpeedupFunction {
     /// Returns the speedup function of `goodput` over one GPU.
     pub fn new(goodput: GoodputFunction, max_batch_size: f64, atomic_range: (f64, f64), accumulation: bool) -> Self {
-        let base_goodput = goodput.optimize(1, 1, max_batch_size, atomic_range, accumulation).goodput;
-        SpeedupFunction { goodput, max_batch_size, atomic_range, accumulation, base_goodput, memo: Default::default() }
+        SpeedupFunction::over(goodput, max_batch_size, atomic_range, accumulation, (1, 1))
     }
 
-    /// Measures speedups against the best goodput on `nodes` nodes and `replicas` GPUs instead
+    /// Returns the speedup function of `goodput` over its best goodput on `base` = (nodes, GPUs)
     /// (Pollux's fair share).
-    pub fn rebase(&mut self, nodes: u32, replicas: u32) {
-        self.base_goodput =
-            self.goodput.optimize(nodes, replicas, self.max_batch_size, self.atomic_range, self.accumulation).goodput;
-        self.memo.clear();
+    pub fn over(
+        goodput: GoodputFunction,
+        max_batch_size: f64,
+        atomic_range: (f64, f64),
+        accumulation: bool,
+        base: (u32, u32),
+    ) -> Self {
+        let base_goodput = goodput.optimize(base.0, base.1, max_batch_size, atomic_range, accumulation).goodput;
+        SpeedupFunction { goodput, max_batch_size, atomic_range, accumulation, base_goodput, memo: Default::default() }
     }
 
     /// The speedup on `nodes` nodes and `replicas` GPUs (0 with none).

@@ -141,8 +141,9 @@ impl PolluxPerf {
     }
 }
 
-/// Lays `gpus` GPUs out on 4-GPU nodes, as the artifact does for fixed-size estimates.
-fn packed(gpus: u32) -> Vec<u32> {
+/// Lays `gpus` GPUs out on 4-GPU nodes, as the artifact does for fixed-size estimates
+/// (`placement = (4, 4, ..., rest)`).
+pub fn packed(gpus: u32) -> Vec<u32> {
     let mut placement = Vec::new();
     let mut left = gpus;
     while left > 0 {

@@ -26,9 +26,7 @@ fn jobs() -> Vec<GaJob> {
                     grad: GradParams { sqr: 1.0, var: 2.0 * scale },
                     init_batch_size: 128.0,
                 };
-                let mut function = SpeedupFunction::new(model, 4096.0, (32.0, 512.0), true);
-                function.rebase(1, 1);
-                Speedup::Model(Box::new(function))
+                Speedup::Model(Box::new(SpeedupFunction::new(model, 4096.0, (32.0, 512.0), true)))
             } else {
                 Speedup::Linear { fair_replicas: 1.0 }
             };

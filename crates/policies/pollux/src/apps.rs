@@ -1,7 +1,7 @@
 //! The applications a policy reads, loaded once per experiment and shared by its runs.
 
-use schedlab_core::{ParamError, PolicyEnv};
-use schedlab_goodput::PolluxPerf;
+use schedlab_core::{JobView, ParamError, PolicyEnv, PolicyError};
+use schedlab_goodput::{Application, PolluxPerf};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,4 +16,10 @@ pub fn shared(env: &PolicyEnv, folder: &str, policy: &str) -> Result<Arc<PolluxP
     env.shared(&key, |_| PolluxPerf::load(&data, Path::new(folder)).map_err(|error| error.to_string())).map_err(
         |message| ParamError { policy: policy.to_string(), message: format!("parameter 'profiles': {message}") },
     )
+}
+
+/// The application a job's type names, or an error naming the job.
+pub fn of<'a>(apps: &'a PolluxPerf, job: &JobView) -> Result<&'a Arc<Application>, PolicyError> {
+    apps.app(&job.job_type)
+        .ok_or_else(|| PolicyError::Unsupported(format!("{}: '{}' is not a Pollux application", job.id, job.job_type)))
 }

@@ -6,7 +6,7 @@ use crate::placement::{free_gpus, most_free};
 use schedlab_core::{
     Allocation, Context, Decision, JobId, JobView, Knowledge, ParamError, ParamReader, Policy, PolicyEnv, PolicyError,
 };
-use schedlab_goodput::{Application, PolluxPerf};
+use schedlab_goodput::{Application, PolluxPerf, packed};
 use std::sync::Arc;
 
 /// What [`OptimusOracle::read`] reads.
@@ -46,9 +46,7 @@ impl OptimusOracle {
     }
 
     fn app(&self, job: &JobView) -> Result<&Application, PolicyError> {
-        self.apps.app(&job.job_type).map(Arc::as_ref).ok_or_else(|| {
-            PolicyError::Unsupported(format!("{}: '{}' is not a Pollux application", job.id, job.job_type))
-        })
+        apps::of(&self.apps, job).map(Arc::as_ref)
     }
 
     fn target_batch(job: &JobView) -> Result<u32, PolicyError> {
@@ -60,10 +58,7 @@ impl OptimusOracle {
     /// Seconds per step on `replicas` GPUs packed onto 4-GPU nodes (`predict_step_time`).
     fn step_time(app: &Application, target: u32, replicas: u32) -> Result<f64, PolicyError> {
         let eps = 1e-8;
-        let mut placement = Vec::new();
-        while placement.iter().sum::<u32>() < replicas {
-            placement.push((replicas - placement.iter().sum::<u32>()).min(4));
-        }
+        let placement = packed(replicas);
         let local = (f64::from(target) / f64::from(replicas) - eps).ceil();
         let mut accum = ((local / f64::from(app.max_local_bsz) - eps).ceil() - 1.0).max(0.0);
         if replicas == 1 {

@@ -90,9 +90,7 @@ impl Pollux {
     }
 
     fn app(&self, job: &JobView) -> Result<Arc<Application>, PolicyError> {
-        self.apps.app(&job.job_type).cloned().ok_or_else(|| {
-            PolicyError::Unsupported(format!("{}: '{}' is not a Pollux application", job.id, job.job_type))
-        })
+        apps::of(&self.apps, job).cloned()
     }
 
     /// GPUs per node of an allocation, in node order.
@@ -239,13 +237,13 @@ impl Policy for Pollux {
             let speedup = match (agent.perf, agent.grad) {
                 (Some(perf), Some(grad)) => {
                     let model = GoodputFunction { perf, grad, init_batch_size: f64::from(app.init_batch_size) };
-                    let mut function = SpeedupFunction::new(
+                    let function = SpeedupFunction::over(
                         model,
                         f64::from(app.max_batch_size),
                         (f64::from(app.min_local_bsz), f64::from(app.max_local_bsz)),
                         true,
+                        (fair_nodes, fair_replicas as u32),
                     );
-                    function.rebase(fair_nodes, fair_replicas as u32);
                     Speedup::Model(Box::new(function))
                 }
                 _ => Speedup::Linear { fair_replicas },
