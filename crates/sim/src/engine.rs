@@ -184,6 +184,7 @@ pub fn run(
 fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), SimError> {
     let total = cluster.total_gpus();
     let mut previous = Time::ZERO;
+    let mut pool_gpus: std::collections::BTreeMap<(&str, Option<&str>), u32> = std::collections::BTreeMap::new();
     for (index, job) in workload.iter().enumerate() {
         let fail = |message: String| Err(SimError::Workload { job: job.id, message });
         if job.id.index() != index {
@@ -246,15 +247,18 @@ fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), 
             }
         }
         if let Some(pool) = &job.pool {
-            let in_pool: u32 = cluster
-                .nodes()
-                .iter()
-                .filter(|node| node.in_group(pool))
-                .filter(|node| {
-                    job.gpu_type.as_ref().is_none_or(|required| cluster.gpu_type_name(node.gpu_type) == required)
-                })
-                .map(|node| node.gpus)
-                .sum();
+            // Counted once per pool and required type: workloads are long, clusters wide.
+            let in_pool = *pool_gpus.entry((pool.as_str(), job.gpu_type.as_deref())).or_insert_with(|| {
+                cluster
+                    .nodes()
+                    .iter()
+                    .filter(|node| node.in_group(pool))
+                    .filter(|node| {
+                        job.gpu_type.as_ref().is_none_or(|required| cluster.gpu_type_name(node.gpu_type) == required)
+                    })
+                    .map(|node| node.gpus)
+                    .sum::<u32>()
+            });
             if job.gpus > in_pool {
                 return fail(format!(
                     "requests {} GPUs but its pool '{pool}' has {in_pool}{}",
