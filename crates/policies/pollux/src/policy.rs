@@ -12,7 +12,7 @@ use schedlab_core::{
     Allocation, BatchConfig, Context, Decision, JobId, JobView, NodeId, ParamError, ParamReader, Policy, PolicyEnv,
     PolicyError, RunStart,
 };
-use schedlab_goodput::perf::{Config, config_for_batch};
+use schedlab_goodput::perf::{Config, config_for_batch, default_config};
 use schedlab_goodput::{
     Application, GoodputFunction, GradParams, Measurement, PerfParams, PolluxPerf, SpeedupFunction, fit_perf_params,
 };
@@ -104,7 +104,7 @@ impl Pollux {
     fn choose(app: &Application, agent: &Agent, placement: &[u32]) -> Config {
         let replicas: u32 = placement.iter().sum();
         let nodes = placement.iter().filter(|&&gpus| gpus > 0).count() as u32;
-        let chosen = if app.name == "ncf" {
+        if app.name == "ncf" {
             config_for_batch(app, NCF_BATCH, replicas)
         } else if let (Some(perf), Some(grad)) = (agent.perf, agent.grad) {
             let model = GoodputFunction { perf, grad, init_batch_size: f64::from(app.init_batch_size) };
@@ -115,12 +115,13 @@ impl Pollux {
                 (f64::from(app.min_local_bsz), f64::from(app.max_local_bsz)),
                 true,
             );
-            Config { atomic_bsz: best.atomic_bsz, accum_steps: best.accum_steps }
+            // The artifact caps the micro-batch so the total stays within the largest batch
+            // (config_for_batch caps its own).
+            let count = replicas * (best.accum_steps + 1);
+            Config { atomic_bsz: best.atomic_bsz.min(app.max_batch_size / count), accum_steps: best.accum_steps }
         } else {
-            config_for_batch(app, app.init_batch_size.max(app.min_local_bsz * replicas), replicas)
-        };
-        let count = replicas * (chosen.accum_steps + 1);
-        Config { atomic_bsz: chosen.atomic_bsz.min(app.max_batch_size / count), accum_steps: chosen.accum_steps }
+            default_config(app, replicas)
+        }
     }
 
     /// What the job's agent measures running `config` on `placement` in `epoch`
