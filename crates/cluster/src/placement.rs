@@ -103,7 +103,12 @@ impl Placer {
                 self.plan(cluster, gpus, GpuTypeSet::EMPTY.with(gpu_type), cpus_per_gpu, pool, type_index as u16)
                 && best.as_ref().is_none_or(|known| plan.key() < known.key())
             {
+                let exact_single = plan.parts.len() == 1 && plan.waste == 0;
                 best = Some(plan);
+                if exact_single {
+                    // One node with no waste: no later type can compare lower.
+                    break;
+                }
             }
         }
         if best.is_none() && self.types == TypeRule::PreferSameType {
@@ -136,35 +141,47 @@ impl Placer {
         pool: Option<&str>,
         gpu_type: u16,
     ) -> Option<Plan> {
-        let spec = cluster.spec();
-        let usable = |node: NodeId| -> u32 {
-            let free = cluster.free_gpus(node);
+        let nodes = cluster.spec().nodes();
+        let free_gpus = cluster.free_gpus_per_node();
+        // The GPUs this job may use on node `index`: 0 on a full node (skipped before anything
+        // else is read, which keeps placement cheap on large, busy clusters), a node of another
+        // type or outside the pool, and at most what the node's free CPUs allow.
+        let usable = |index: usize| -> u32 {
+            let free = free_gpus[index];
+            if free == 0 {
+                return 0;
+            }
+            let node = &nodes[index];
+            if !types.contains(node.gpu_type) || pool.is_some_and(|pool| !node.in_group(pool)) {
+                return 0;
+            }
             match cpus_per_gpu {
                 Some(per_gpu) if per_gpu > 0.0 => {
-                    let by_cpu = (cluster.free_cpus(node) / per_gpu + 1e-9).floor();
+                    let by_cpu = (cluster.free_cpus(NodeId(index as u32)) / per_gpu + 1e-9).floor();
                     if by_cpu >= f64::from(free) { free } else { by_cpu as u32 }
                 }
                 _ => free,
             }
         };
-        let candidates = spec.nodes().iter().enumerate().filter_map(|(index, node)| {
-            if !types.contains(node.gpu_type) || pool.is_some_and(|pool| !node.in_group(pool)) {
-                return None;
-            }
-            let id = NodeId(index as u32);
-            let free = usable(id);
-            (free > 0).then_some((id, free))
-        });
         match self.strategy {
             PlacementStrategy::Consolidated => {
-                // A single node with the tightest fit, if one is big enough.
+                // A single node with the tightest fit, if one is big enough. An exact fit cannot
+                // be beaten (ties keep the first node), so the scan stops there.
                 let mut single: Option<(NodeId, u32)> = None;
                 let mut total = 0u32;
                 let mut all = Vec::new();
-                for (node, free) in candidates {
+                for index in 0..nodes.len() {
+                    let free = usable(index);
+                    if free == 0 {
+                        continue;
+                    }
+                    let node = NodeId(index as u32);
                     total += free;
                     if free >= gpus && single.is_none_or(|(_, best)| free < best) {
                         single = Some((node, free));
+                        if free == gpus {
+                            break;
+                        }
                     }
                     if single.is_none() {
                         all.push((node, free));
@@ -192,7 +209,12 @@ impl Placer {
                 Some(Plan { parts, waste, gpu_type })
             }
             PlacementStrategy::Spread => {
-                let mut all: Vec<(NodeId, u32)> = candidates.collect();
+                let mut all: Vec<(NodeId, u32)> = (0..nodes.len())
+                    .filter_map(|index| {
+                        let free = usable(index);
+                        (free > 0).then_some((NodeId(index as u32), free))
+                    })
+                    .collect();
                 let total: u32 = all.iter().map(|(_, free)| free).sum();
                 if total < gpus {
                     return None;
