@@ -5,8 +5,8 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashSet;
 use schedlab_goodput::SpeedupFunction;
-use std::collections::HashSet;
 
 /// How a job's speedup is known to the optimiser.
 #[derive(Clone, Debug)]
@@ -51,6 +51,18 @@ pub struct Problem {
     restart_factor: Vec<f64>,
     /// Most nodes one job may span (the artifact's repair: 16).
     pub max_nodes_per_job: usize,
+    /// Buffers reused by every evaluation, mutation and repair of the search.
+    scratch: Scratch,
+}
+
+/// Working buffers of [`Problem`]'s operators, kept between calls so that a search of
+/// 10,000 candidates does not allocate for each.
+#[derive(Default)]
+struct Scratch {
+    per_node: Vec<u32>,
+    flags: Vec<bool>,
+    nodes: Vec<usize>,
+    per_job: Vec<(u32, f64)>,
 }
 
 /// One candidate and what NSGA-II knows of it.
@@ -88,7 +100,15 @@ impl Problem {
                 (job.age - f64::from(job.restarts) * delay).max(0.0) / (job.age + delay)
             })
             .collect();
-        Problem { jobs, node_gpus, base, dominant_share, restart_factor, max_nodes_per_job: 16 }
+        Problem {
+            jobs,
+            node_gpus,
+            base,
+            dominant_share,
+            restart_factor,
+            max_nodes_per_job: 16,
+            scratch: Scratch::default(),
+        }
     }
 
     fn n_jobs(&self) -> usize {
@@ -105,11 +125,15 @@ impl Problem {
         let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
         let mut sum = 0.0;
         let mut utility = 0.0;
-        let mut active = vec![false; n_nodes];
-        let mut per_job = Vec::with_capacity(n_jobs);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let active = &mut scratch.flags;
+        active.clear();
+        active.resize(n_nodes, false);
+        let per_job = &mut scratch.per_job;
+        per_job.clear();
         for j in 0..n_jobs {
             let row = &x[j * n_nodes..(j + 1) * n_nodes];
-            let nodes = row.iter().filter(|&&gpus| gpus > 0).count() as u32;
+            let nodes: u32 = row.iter().map(|&gpus| u32::from(gpus > 0)).sum();
             let replicas: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
             for (n, &gpus) in row.iter().enumerate() {
                 active[n] |= gpus > 0;
@@ -123,12 +147,13 @@ impl Problem {
             sum += if power == -1.0 { 1.0 / (scaled + 1e-3) } else { (scaled + 1e-3).powf(power) };
         }
         let mean = if power == -1.0 { n_jobs as f64 / sum } else { (sum / n_jobs as f64).powf(1.0 / power) };
-        let total: u32 = self.node_gpus.iter().zip(&active).filter(|(_, on)| **on).map(|(gpus, _)| gpus).sum();
-        for (replicas, speedup) in per_job {
+        let total: u32 = self.node_gpus.iter().zip(active.iter()).filter(|(_, on)| **on).map(|(gpus, _)| gpus).sum();
+        for &(replicas, speedup) in per_job.iter() {
             if replicas > 0 && total > 0 {
                 utility += speedup / f64::from(replicas) * (f64::from(replicas) / f64::from(total));
             }
         }
+        self.scratch = scratch;
         [-mean, -utility]
     }
 
@@ -146,83 +171,90 @@ impl Problem {
     /// `Problem._mutation`: reset a job to its current allocation (10%), zero some of a job's
     /// nodes (a tenth of them, for 10% of jobs), and raise counts on free nodes and nodes the
     /// job already uses, to a random value up to the node's GPUs.
-    fn mutate(&self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+    fn mutate(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
         let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
         for j in 0..n_jobs {
             if rng.random::<f64>() < 0.1 {
                 x[j * n_nodes..(j + 1) * n_nodes].copy_from_slice(&self.base[j * n_nodes..(j + 1) * n_nodes]);
             }
         }
-        let zero_probability: Vec<f64> =
-            (0..n_jobs).map(|_| if rng.random::<f64>() < 0.1 { 0.1 } else { 0.0 }).collect();
-        for j in 0..n_jobs {
-            if zero_probability[j] == 0.0 {
-                continue;
-            }
-            for n in 0..n_nodes {
-                if rng.random::<f64>() < zero_probability[j] {
-                    x[j * n_nodes + n] = 0;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let zeroed = &mut scratch.flags;
+        zeroed.clear();
+        zeroed.extend((0..n_jobs).map(|_| rng.random::<f64>() < 0.1));
+        for (j, _) in zeroed.iter().enumerate().filter(|(_, zeroed)| **zeroed) {
+            for cell in &mut x[j * n_nodes..(j + 1) * n_nodes] {
+                if rng.random::<f64>() < 0.1 {
+                    *cell = 0;
                 }
             }
         }
-        let mut used = vec![0u32; n_nodes];
-        for j in 0..n_jobs {
-            for n in 0..n_nodes {
-                used[n] += u32::from(x[j * n_nodes + n]);
+        let used = &mut scratch.per_node;
+        used.clear();
+        used.resize(n_nodes, 0);
+        for row in x.chunks_exact(n_nodes) {
+            for (total, &gpus) in used.iter_mut().zip(row) {
+                *total += u32::from(gpus);
             }
         }
-        let has_free: Vec<bool> = (0..n_nodes).map(|n| used[n] < self.node_gpus[n]).collect();
-        let free_count = has_free.iter().filter(|&&free| free).count().max(1) as f64;
-        for j in 0..n_jobs {
-            let row = j * n_nodes;
-            let on_free_used = (0..n_nodes).filter(|&n| x[row + n] > 0 && has_free[n]).count().max(1) as f64;
-            for n in 0..n_nodes {
-                // Only nodes with a free GPU can change (p1 = p2 = 0 elsewhere).
-                if !has_free[n] {
-                    continue;
-                }
-                let p1 = 1.0 / free_count;
-                let p2 = if x[row + n] > 0 { 1.0 / on_free_used } else { 0.0 };
-                if rng.random::<f64>() < p1 + p2 - p1 * p2 {
-                    let low = u32::from(x[row + n]);
-                    x[row + n] = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
+        // Only nodes with a free GPU can change (p1 = p2 = 0 elsewhere), so only they draw.
+        let free_nodes = &mut scratch.nodes;
+        free_nodes.clear();
+        free_nodes.extend((0..n_nodes).filter(|&n| used[n] < self.node_gpus[n]));
+        let p1 = 1.0 / free_nodes.len().max(1) as f64;
+        for row in x.chunks_exact_mut(n_nodes) {
+            let on_free_used = free_nodes.iter().filter(|&&n| row[n] > 0).count().max(1) as f64;
+            let p2 = 1.0 / on_free_used;
+            // p1 + p2 - p1 p2 on nodes the job uses; p1 (p2 = 0) elsewhere.
+            let p_used = p1 + p2 - p1 * p2;
+            for &n in free_nodes.iter() {
+                let threshold = if row[n] > 0 { p_used } else { p1 };
+                if rng.random::<f64>() < threshold {
+                    let low = u32::from(row[n]);
+                    row[n] = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
                 }
             }
         }
+        self.scratch = scratch;
     }
 
     /// `Problem._repair`: at most one distributed job per node (later jobs on a node that already
     /// has one lose it), each job capped at its GPUs and 16 nodes (kept on nodes in random
     /// order), then each node's GPUs handed out in job order.
-    fn repair(&self, x: &mut [u8], rng: &mut ChaCha8Rng) {
-        let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
-        let distributed: Vec<bool> = (0..n_jobs)
-            .map(|j| x[j * n_nodes..(j + 1) * n_nodes].iter().filter(|&&gpus| gpus > 0).count() > 1)
-            .collect();
-        for n in 0..n_nodes {
-            let mut seen = 0;
-            for j in 0..n_jobs {
-                if distributed[j] && x[j * n_nodes + n] > 0 {
-                    seen += 1;
+    fn repair(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+        let n_nodes = self.n_nodes();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        // Distributed jobs on each node so far, in job order; from the second one on, the node
+        // is taken from every later job (the artifact's cumulative sum over jobs).
+        let distributed_seen = &mut scratch.per_node;
+        distributed_seen.clear();
+        distributed_seen.resize(n_nodes, 0);
+        for row in x.chunks_exact_mut(n_nodes) {
+            if row.iter().map(|&gpus| u32::from(gpus > 0)).sum::<u32>() > 1 {
+                for (seen, cell) in distributed_seen.iter_mut().zip(row.iter()) {
+                    *seen += u32::from(*cell > 0);
                 }
-                if seen > 1 {
-                    x[j * n_nodes + n] = 0;
+            }
+            for (seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
+                if *seen > 1 {
+                    *cell = 0;
                 }
             }
         }
-        let mut order: Vec<usize> = (0..n_nodes).collect();
-        for j in 0..n_jobs {
-            let row = &x[j * n_nodes..(j + 1) * n_nodes];
+        let order = &mut scratch.nodes;
+        order.clear();
+        order.extend(0..n_nodes);
+        for (j, row) in x.chunks_exact_mut(n_nodes).enumerate() {
             let total: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
-            let used = row.iter().filter(|&&gpus| gpus > 0).count();
+            let used = row.iter().map(|&gpus| u32::from(gpus > 0)).sum::<u32>() as usize;
             if total <= self.jobs[j].max_replicas && used <= self.max_nodes_per_job {
                 continue; // no cap binds: the order of nodes does not matter
             }
             order.shuffle(rng);
             let mut left = self.jobs[j].max_replicas;
             let mut nodes_left = self.max_nodes_per_job;
-            for &n in &order {
-                let cell = &mut x[j * n_nodes + n];
+            for &n in order.iter() {
+                let cell = &mut row[n];
                 let take = u32::from(*cell).min(left);
                 left -= take;
                 *cell = take as u8;
@@ -235,15 +267,17 @@ impl Problem {
                 }
             }
         }
-        for n in 0..n_nodes {
-            let mut left = self.node_gpus[n];
-            for j in 0..n_jobs {
-                let cell = &mut x[j * n_nodes + n];
-                let take = u32::from(*cell).min(left);
-                left -= take;
+        let left = &mut scratch.per_node;
+        left.clear();
+        left.extend_from_slice(&self.node_gpus);
+        for row in x.chunks_exact_mut(n_nodes) {
+            for (left, cell) in left.iter_mut().zip(row.iter_mut()) {
+                let take = u32::from(*cell).min(*left);
+                *left -= take;
                 *cell = take as u8;
             }
         }
+        self.scratch = scratch;
     }
 }
 
@@ -383,7 +417,8 @@ pub fn optimize(
     rng: &mut ChaCha8Rng,
 ) -> Vec<(Vec<u8>, [f64; 2])> {
     let mut population: Vec<Individual> = Vec::new();
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    // Rows of small counts: a fast hash (FxHash) instead of SipHash; membership is exact.
+    let mut seen: FxHashSet<Vec<u8>> = FxHashSet::default();
     for mut x in initial {
         problem.repair(&mut x, rng);
         if seen.insert(x.clone()) {
@@ -548,7 +583,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for round in 0..500 {
             let (jobs, nodes) = (1 + round % 7, 1 + round % 20);
-            let problem = problem(jobs, nodes, 1 + (round % 9) as u32);
+            let mut problem = problem(jobs, nodes, 1 + (round % 9) as u32);
             let mut x: Vec<u8> = (0..jobs * nodes).map(|_| rng.random_range(0..=4u8)).collect();
             problem.repair(&mut x, &mut rng);
             feasible(&problem, &x).unwrap_or_else(|error| panic!("round {round}: {error}"));
@@ -558,7 +593,7 @@ mod tests {
     #[test]
     fn crossover_swaps_whole_jobs_and_mutation_stays_within_nodes() {
         let mut rng = ChaCha8Rng::seed_from_u64(2);
-        let problem = problem(5, 4, 16);
+        let mut problem = problem(5, 4, 16);
         let a: Vec<u8> = (0..20).map(|i| (i % 5) as u8).collect();
         let b: Vec<u8> = vec![4; 20];
         for _ in 0..50 {
