@@ -25,20 +25,54 @@ fn register_font() {
     });
 }
 
+/// One file: charts stacked top to bottom.
+struct Figure {
+    name: String,
+    panels: Vec<Chart>,
+}
+
+impl Figure {
+    fn single(name: String, chart: Chart) -> Figure {
+        Figure { name, panels: vec![chart] }
+    }
+
+    fn size(&self) -> (u32, u32) {
+        (SIZE.0, if self.panels.len() > 1 { SIZE.1 / 2 * self.panels.len() as u32 + 120 } else { SIZE.1 })
+    }
+}
+
+/// One line; `color` indexes the palette, so a policy keeps its colour across panels.
+struct Series {
+    name: String,
+    color: usize,
+    points: Vec<(f64, f64)>,
+}
+
 /// What one chart shows.
 struct Chart {
-    name: String,
     title: String,
     x_label: String,
     y_label: String,
     /// Whether x values are log10 of the real values (labels show the real values).
     log_x: bool,
-    series: Vec<(String, Vec<(f64, f64)>)>,
+    series: Vec<Series>,
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+/// Lines in palette order, one per `(name, points)`.
+fn numbered(lines: Vec<(String, Vec<(f64, f64)>)>) -> Vec<Series> {
+    lines.into_iter().enumerate().map(|(color, (name, points))| Series { name, color, points }).collect()
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure) -> Result<(), String> {
     root.fill(&WHITE).map_err(|error| error.to_string())?;
-    let points = chart.series.iter().flat_map(|(_, points)| points.iter());
+    for (area, chart) in root.split_evenly((figure.panels.len(), 1)).iter().zip(&figure.panels) {
+        draw_chart(area, chart)?;
+    }
+    root.present().map_err(|error| error.to_string())
+}
+
+fn draw_chart<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    let points = chart.series.iter().flat_map(|series| series.points.iter());
     let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64, f64::NEG_INFINITY);
     for &(x, y) in points {
         x_min = x_min.min(x);
@@ -79,12 +113,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|error| error.to_string())?;
-    for (index, (name, points)) in chart.series.iter().enumerate() {
-        let color = Palette99::pick(index).to_rgba();
+    for series in &chart.series {
+        let color = Palette99::pick(series.color).to_rgba();
         builder
-            .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
+            .draw_series(LineSeries::new(series.points.iter().copied(), color.stroke_width(2)))
             .map_err(|error| error.to_string())?
-            .label(name)
+            .label(&series.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
     }
     builder
@@ -93,8 +127,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
         .draw()
-        .map_err(|error| error.to_string())?;
-    root.present().map_err(|error| error.to_string())
+        .map_err(|error| error.to_string())
 }
 
 /// Outcomes at the first sweep point and first seed, in spec policy order.
@@ -111,7 +144,7 @@ fn first_point_runs<'a>(experiment: &Experiment, outcomes: &'a [RunOutcome]) -> 
         .collect()
 }
 
-fn charts(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Chart> {
+fn figures(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Figure> {
     let point_label = sweep_points(&experiment.axes).remove(0).label();
     let first_seed = experiment.seeds[0];
     let at =
@@ -122,44 +155,55 @@ fn charts(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Chart> {
         .plots
         .iter()
         .map(|plot| match plot {
-            PlotSpec::JctCdf => Chart {
-                name: "jct_cdf".into(),
-                title: format!("{name}: JCT CDF ({at})"),
-                x_label: "job completion time (hours, log scale)".into(),
-                y_label: "fraction of jobs".into(),
-                log_x: true,
-                series: first_point_runs(experiment, outcomes)
-                    .into_iter()
-                    .map(|outcome| {
-                        // At most ~1000 points per line: every job's rank for small runs, evenly
-                        // spaced ranks (always including the last) for large ones.
-                        let jcts = outcome.sorted_jcts();
-                        let n = jcts.len();
-                        let step = n.div_ceil(1000).max(1);
-                        let points = (0..n)
-                            .filter(|index| index % step == 0 || index + 1 == n)
-                            .map(|index| ((jcts[index] / 3600.0).max(1e-3).log10(), (index + 1) as f64 / n as f64))
-                            .collect();
-                        (outcome.policy.clone(), points)
-                    })
-                    .collect(),
-            },
-            PlotSpec::BusyGpus => Chart {
-                name: "busy_gpus".into(),
-                title: format!("{name}: busy GPUs ({at})"),
-                x_label: "time (hours)".into(),
-                y_label: "busy GPUs".into(),
-                log_x: false,
-                series: first_point_runs(experiment, outcomes)
-                    .into_iter()
-                    .map(|outcome| {
-                        (
-                            outcome.policy.clone(),
-                            outcome.busy.iter().map(|&(hours, gpus)| (hours, f64::from(gpus))).collect(),
-                        )
-                    })
-                    .collect(),
-            },
+            PlotSpec::JctCdf => Figure::single(
+                "jct_cdf".into(),
+                Chart {
+                    title: format!("{name}: JCT CDF ({at})"),
+                    x_label: "job completion time (hours, log scale)".into(),
+                    y_label: "fraction of jobs".into(),
+                    log_x: true,
+                    series: numbered(
+                        first_point_runs(experiment, outcomes)
+                            .into_iter()
+                            .map(|outcome| {
+                                // At most ~1000 points per line: every job's rank for small runs, evenly
+                                // spaced ranks (always including the last) for large ones.
+                                let jcts = outcome.sorted_jcts();
+                                let n = jcts.len();
+                                let step = n.div_ceil(1000).max(1);
+                                let points = (0..n)
+                                    .filter(|index| index % step == 0 || index + 1 == n)
+                                    .map(|index| {
+                                        ((jcts[index] / 3600.0).max(1e-3).log10(), (index + 1) as f64 / n as f64)
+                                    })
+                                    .collect();
+                                (outcome.policy.clone(), points)
+                            })
+                            .collect(),
+                    ),
+                },
+            ),
+            PlotSpec::BusyGpus => Figure::single(
+                "busy_gpus".into(),
+                Chart {
+                    title: format!("{name}: busy GPUs ({at})"),
+                    x_label: "time (hours)".into(),
+                    y_label: "busy GPUs".into(),
+                    log_x: false,
+                    series: numbered(
+                        first_point_runs(experiment, outcomes)
+                            .into_iter()
+                            .map(|outcome| {
+                                (
+                                    outcome.policy.clone(),
+                                    outcome.busy.iter().map(|&(hours, gpus)| (hours, f64::from(gpus))).collect(),
+                                )
+                            })
+                            .collect(),
+                    ),
+                },
+            ),
+            PlotSpec::JobTimeline { job } => job_timeline(experiment, outcomes, *job, &at),
             PlotSpec::MetricVsAxis { metric, axis } => {
                 let values = experiment.axis_values(*axis);
                 let others: Vec<(Parameter, String)> = experiment
@@ -192,17 +236,81 @@ fn charts(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Chart> {
                         (policy.to_string(), points)
                     })
                     .collect();
-                Chart {
-                    name: format!("{metric}_vs_{axis}"),
-                    title: format!("{name}: {metric} vs {axis}"),
-                    x_label: axis.to_string(),
-                    y_label: metric.to_string(),
-                    log_x: false,
-                    series,
-                }
+                Figure::single(
+                    format!("{metric}_vs_{axis}"),
+                    Chart {
+                        title: format!("{name}: {metric} vs {axis}"),
+                        x_label: axis.to_string(),
+                        y_label: metric.to_string(),
+                        log_x: false,
+                        series: numbered(series),
+                    },
+                )
             }
         })
         .collect()
+}
+
+/// `job`'s GPUs (top) and global batch size (bottom) over time under each policy, as steps.
+/// A policy that never chooses a batch size has no line in the lower panel.
+fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: &str) -> Figure {
+    let runs = first_point_runs(experiment, outcomes);
+    let steps = |outcome: &RunOutcome, value: &dyn Fn(&schedlab_sim::AllocationSample) -> f64| {
+        let samples = outcome.allocations.iter().find(|timeline| timeline.job == job).map(|timeline| &timeline.samples);
+        let mut points = Vec::new();
+        for sample in samples.into_iter().flatten() {
+            let hours = sample.time / 3600.0;
+            if let Some(&(_, previous)) = points.last() {
+                points.push((hours, previous));
+            }
+            points.push((hours, value(sample)));
+        }
+        points
+    };
+    let gpus: Vec<Series> = runs
+        .iter()
+        .enumerate()
+        .map(|(color, outcome)| Series {
+            name: outcome.policy.clone(),
+            color,
+            points: steps(outcome, &|sample| f64::from(sample.gpus)),
+        })
+        .collect();
+    let batch: Vec<Series> = runs
+        .iter()
+        .enumerate()
+        .filter(|(_, outcome)| {
+            outcome
+                .allocations
+                .iter()
+                .any(|timeline| timeline.job == job && timeline.samples.iter().any(|sample| sample.batch.is_some()))
+        })
+        .map(|(color, outcome)| Series {
+            name: outcome.policy.clone(),
+            color,
+            points: steps(outcome, &|sample| f64::from(sample.batch.unwrap_or(0))),
+        })
+        .collect();
+    let name = experiment.name();
+    Figure {
+        name: format!("job_{job}_timeline"),
+        panels: vec![
+            Chart {
+                title: format!("{name}: job {job}, GPUs ({at})"),
+                x_label: "time (hours)".into(),
+                y_label: "GPUs".into(),
+                log_x: false,
+                series: gpus,
+            },
+            Chart {
+                title: format!("{name}: job {job}, global batch size (0: no GPUs)"),
+                x_label: "time (hours)".into(),
+                y_label: "batch size".into(),
+                log_x: false,
+                series: batch,
+            },
+        ],
+    }
 }
 
 /// Renders every plot of the spec into the store as `<name>.svg` and `<name>.png`; returns the
@@ -210,26 +318,26 @@ fn charts(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Chart> {
 pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
     register_font();
     let mut files = Vec::new();
-    for chart in charts(experiment, outcomes) {
-        let plot_error = |message: String| ExperimentError::Io { path: format!("{}.svg/.png", chart.name), message };
+    for figure in figures(experiment, outcomes) {
+        let plot_error = |message: String| ExperimentError::Io { path: format!("{}.svg/.png", figure.name), message };
         let mut svg = String::new();
         {
-            let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-            draw(&root, &chart).map_err(plot_error)?;
+            let root = SVGBackend::with_string(&mut svg, figure.size()).into_drawing_area();
+            draw(&root, &figure).map_err(plot_error)?;
         }
-        store.write(&format!("{}.svg", chart.name), svg.as_bytes())?;
-        let final_path = store.dir().join(format!("{}.png", chart.name));
-        let temporary = store.dir().join(format!(".{}.{}.tmp.png", chart.name, std::process::id()));
+        store.write(&format!("{}.svg", figure.name), svg.as_bytes())?;
+        let final_path = store.dir().join(format!("{}.png", figure.name));
+        let temporary = store.dir().join(format!(".{}.{}.tmp.png", figure.name, std::process::id()));
         {
-            let root = BitMapBackend::new(&temporary, SIZE).into_drawing_area();
-            draw(&root, &chart).map_err(plot_error)?;
+            let root = BitMapBackend::new(&temporary, figure.size()).into_drawing_area();
+            draw(&root, &figure).map_err(plot_error)?;
         }
         std::fs::rename(&temporary, &final_path).map_err(|error| ExperimentError::Io {
             path: final_path.display().to_string(),
             message: error.to_string(),
         })?;
-        files.push(format!("{}.svg", chart.name));
-        files.push(format!("{}.png", chart.name));
+        files.push(format!("{}.svg", figure.name));
+        files.push(format!("{}.png", figure.name));
     }
     Ok(files)
 }

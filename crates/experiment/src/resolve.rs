@@ -31,6 +31,10 @@ pub struct RunInputs {
     pub perf: PerfSection,
     /// Engine settings.
     pub sim: SimSection,
+    /// Jobs whose allocations over time the runs record, for `job_timeline` plots (left out of
+    /// the hash when empty, so runs without such plots keep their identity).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub traced_jobs: Vec<u32>,
 }
 
 /// How a table is laid out.
@@ -226,6 +230,16 @@ impl Experiment {
                 ));
             }
         }
+        let mut traced_jobs: Vec<u32> = report
+            .plots
+            .iter()
+            .filter_map(|plot| match plot {
+                PlotSpec::JobTimeline { job } => Some(*job),
+                _ => None,
+            })
+            .collect();
+        traced_jobs.sort_unstable();
+        traced_jobs.dedup();
         Ok(Experiment {
             inputs: RunInputs {
                 name: spec.name,
@@ -233,6 +247,7 @@ impl Experiment {
                 cluster: spec.cluster,
                 perf: spec.perf,
                 sim: spec.sim,
+                traced_jobs,
             },
             policies: spec.policies,
             seeds: spec.seeds,

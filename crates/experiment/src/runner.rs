@@ -8,7 +8,7 @@ use crate::store::{RunOutcome, Store};
 use crate::{ExperimentError, report};
 use rayon::prelude::*;
 use schedlab_sim::metrics::summarize;
-use schedlab_sim::{BusyTimeline, JobRecord, RunMetrics, SimConfig};
+use schedlab_sim::{BusyTimeline, JobRecord, JobTimeline, RunMetrics, SimConfig};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -242,6 +242,7 @@ fn run_one(
         check_invariants,
         fork_overhead: sim.fork_overhead,
         seed: plan.run_seed,
+        trace_jobs: experiment.inputs.traced_jobs.clone(),
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let env = setup.env.with_seed(plan.run_seed);
@@ -252,6 +253,7 @@ fn run_one(
             solver.get_or_insert_with(Default::default).merge(&stats);
         }
     };
+    let mut allocations: Vec<JobTimeline> = Vec::new();
     let (records, timeline, mut metrics, events, decisions) = match &workload.groups {
         None => {
             let result = schedlab_sim::run(
@@ -264,6 +266,7 @@ fn run_one(
             .map_err(|error| fail(error.to_string()))?;
             let (events, decisions) = (result.metrics.events, result.metrics.decisions);
             add_solver(result.solver);
+            allocations = result.allocations;
             (result.jobs, result.timeline, Some(result.metrics), events, decisions)
         }
         Some(groups) => {
@@ -271,17 +274,27 @@ fn run_one(
             let mut timelines = Vec::with_capacity(groups.len());
             let (mut events, mut decisions) = (0, 0);
             for group in groups {
+                // The group's own ids of the traced jobs it holds.
+                let trace_jobs = (0..group.original_ids.len() as u32)
+                    .filter(|&local| config.trace_jobs.contains(&group.original_ids[local as usize].0))
+                    .collect();
                 let result = schedlab_sim::run(
                     group.cluster.clone(),
                     &group.jobs,
                     setup.perf.as_ref(),
                     policy()?.as_mut(),
-                    &config,
+                    &SimConfig { trace_jobs, ..config.clone() },
                 )
                 .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
                 events += result.metrics.events;
                 decisions += result.metrics.decisions;
                 add_solver(result.solver);
+                allocations.extend(
+                    result
+                        .allocations
+                        .into_iter()
+                        .map(|timeline| JobTimeline { job: group.original_ids[timeline.job as usize].0, ..timeline }),
+                );
                 for (record, original) in result.jobs.into_iter().zip(&group.original_ids) {
                     records[original.index()] = Some(JobRecord { id: original.0, ..record });
                 }
@@ -321,6 +334,7 @@ fn run_one(
         busy: downsample(&timeline, 1000),
         wall_time_s: started.elapsed().as_secs_f64(),
         solver,
+        allocations,
     })
 }
 

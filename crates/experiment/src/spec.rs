@@ -270,6 +270,12 @@ pub enum PlotSpec {
     },
     /// Busy GPUs over time, one line per policy (first seed, first sweep point).
     BusyGpus,
+    /// One job's GPUs and batch size over time, one line per policy (first seed, first sweep
+    /// point). Its runs record that job's allocations, so adding this plot reruns them.
+    JobTimeline {
+        /// The job's id (its index in the workload, as in `runs/*.json`).
+        job: u32,
+    },
 }
 
 /// A published claim, checked against the measured value.

@@ -36,6 +36,9 @@ pub struct RunOutcome {
     /// What the policy's LP solver did (manifest only: timings are not deterministic).
     #[serde(default)]
     pub solver: Option<schedlab_core::SolverStats>,
+    /// Allocations over time of the jobs `job_timeline` plots show (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allocations: Vec<schedlab_sim::JobTimeline>,
 }
 
 fn first_format() -> u32 {

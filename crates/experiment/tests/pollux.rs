@@ -40,3 +40,29 @@ fn applications_need_the_pollux_perf_model() {
         "{error}"
     );
 }
+
+#[test]
+fn a_job_timeline_plot_records_that_job_and_changes_only_its_spec_runs() {
+    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
+        return;
+    }
+    let dir = temp_dir("pollux-timeline");
+    let plain = run(SPEC, &dir, 1).unwrap();
+    assert!(plain.outcomes[0].allocations.is_empty());
+    let traced = run(&format!("{SPEC}plots: [{{job_timeline: {{job: 3}}}}]\n"), &dir, 1).unwrap();
+    let outcome = &traced.outcomes[0];
+    // The plot's job is recorded, so its runs have another identity; the metrics are the same.
+    assert_ne!(outcome.content_hash, plain.outcomes[0].content_hash);
+    assert_eq!(outcome.metrics, plain.outcomes[0].metrics);
+    let [timeline] = outcome.allocations.as_slice() else { panic!("one traced job: {:?}", outcome.allocations) };
+    assert_eq!(timeline.job, 3);
+    let (first, last) = (timeline.samples.first().unwrap(), timeline.samples.last().unwrap());
+    assert!(first.gpus > 0, "FIFO starts job 3 when it arrives on an idle cluster: {first:?}");
+    assert_eq!((last.gpus, last.nodes, last.batch), (0, 0, None));
+    let jct = outcome.jct_by_job.iter().find(|(job, _)| *job == 3).unwrap().1;
+    assert!((last.time - first.time - jct).abs() < 1e-6, "finished after its JCT: {timeline:?}");
+    assert!(dir.join("pollux-apps/job_3_timeline.svg").exists());
+    // A job the workload does not have is an error naming the key.
+    let error = run(&format!("{SPEC}plots: [{{job_timeline: {{job: 160}}}}]\n"), &dir, 1).unwrap_err().to_string();
+    assert!(error.contains("trace_jobs names job 160, but the workload has 160 jobs"), "{error}");
+}

@@ -63,6 +63,11 @@ pub struct SimConfig {
     /// randomness comes from it, so a run is a function of its inputs and this seed.
     #[serde(default)]
     pub seed: u64,
+    /// Jobs (by id) whose allocation over time the run records in
+    /// [`crate::RunResult::allocations`]: GPUs, nodes and batch size after every decision that
+    /// changes them. Empty (the default) records nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trace_jobs: Vec<u32>,
 }
 
 impl Default for SimConfig {
@@ -75,6 +80,7 @@ impl Default for SimConfig {
             check_invariants: cfg!(debug_assertions),
             fork_overhead: DEFAULT_FORK_OVERHEAD,
             seed: 0,
+            trace_jobs: Vec::new(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The discrete-event loop.
 
-use crate::metrics::{BusyTimeline, JobRecord, RunMetrics, summarize};
+use crate::metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics, summarize};
 use crate::{SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
@@ -29,6 +29,8 @@ pub struct RunResult {
     pub wall_time: Duration,
     /// What the policy's solver did, if it has one (timings are not deterministic).
     pub solver: Option<SolverStats>,
+    /// The allocations over time of the jobs in [`SimConfig::trace_jobs`], in that order.
+    pub allocations: Vec<JobTimeline>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -120,6 +122,8 @@ struct Engine<'a> {
     arrived: Vec<JobId>,
     finished: Vec<JobId>,
     rate_changed: Vec<JobId>,
+    /// The jobs of [`SimConfig::trace_jobs`] and their allocation samples so far.
+    traced: Vec<JobTimeline>,
 }
 
 /// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
@@ -140,6 +144,15 @@ pub fn run(
         });
     }
     validate_workload(&cluster, workload)?;
+    if let Some(job) = config.trace_jobs.iter().find(|&&job| job as usize >= workload.len()) {
+        return Err(SimError::Config {
+            message: format!(
+                "trace_jobs names job {job}, but the workload has {} jobs (ids 0..{})",
+                workload.len(),
+                workload.len()
+            ),
+        });
+    }
     let n_types = cluster.gpu_types().len();
     let policy_name = policy.name().to_string();
     let mut engine = Engine {
@@ -166,6 +179,7 @@ pub fn run(
         arrived: Vec::new(),
         finished: Vec::new(),
         rate_changed: Vec::new(),
+        traced: config.trace_jobs.iter().map(|&job| JobTimeline { job, samples: Vec::new() }).collect(),
     };
     engine.timeline.record(0.0, &vec![0; n_types]);
     let run = RunStart { cluster: engine.cluster.spec(), seed: config.seed };
@@ -601,6 +615,9 @@ impl Engine<'_> {
         })?;
         let changed = !decision.preempt.is_empty() || !decision.start.is_empty() || !decision.reconfigure.is_empty();
         self.apply(decision)?;
+        if !self.traced.is_empty() {
+            self.record_traced();
+        }
         if changed || !self.finished.is_empty() {
             let busy = self.cluster.busy_per_type();
             self.timeline.record(self.now.secs(), &busy);
@@ -609,6 +626,33 @@ impl Engine<'_> {
             self.check_invariants()?;
         }
         self.check_stall(changed)
+    }
+
+    /// Appends a sample for each traced job whose GPUs, nodes or batch changed at this instant
+    /// (replacing a sample taken earlier at the same instant).
+    fn record_traced(&mut self) {
+        let now = self.now.secs();
+        for timeline in &mut self.traced {
+            let job = JobId(timeline.job);
+            let (gpus, nodes, batch) = match self.jobs.get(job) {
+                Some(view) => match view.allocation.as_ref() {
+                    Some(allocation) => {
+                        let gpus = allocation.gpus();
+                        let batch = allocation.batch.map(|batch| batch.local_batch * batch.accumulation_steps * gpus);
+                        (gpus, allocation.parts.len() as u32, batch)
+                    }
+                    None => (0, 0, None),
+                },
+                None if self.states[job.index()].finish.is_some() => (0, 0, None),
+                None => continue, // not arrived yet
+            };
+            let sample = AllocationSample { time: now, gpus, nodes, batch };
+            match timeline.samples.last_mut() {
+                Some(last) if (last.gpus, last.nodes, last.batch) == (gpus, nodes, batch) => {}
+                Some(last) if last.time == now => *last = sample,
+                _ => timeline.samples.push(sample),
+            }
+        }
     }
 
     /// The error for a perf model that has no rate for `job` now.
@@ -1093,6 +1137,7 @@ impl Engine<'_> {
             timeline: self.timeline,
             wall_time: started.elapsed(),
             solver: self.policy.solver_stats(),
+            allocations: self.traced,
         }
     }
 }

@@ -24,4 +24,4 @@ pub mod metrics;
 pub use config::{DEFAULT_FORK_OVERHEAD, MeasurementWindow, SimConfig};
 pub use engine::{RunResult, run};
 pub use error::SimError;
-pub use metrics::{BusyTimeline, JobRecord, RunMetrics};
+pub use metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics};

@@ -4,6 +4,29 @@
 use crate::MeasurementWindow;
 use serde::{Deserialize, Serialize};
 
+/// A job's allocation from `time` on, as [`crate::SimConfig::trace_jobs`] records it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllocationSample {
+    /// Seconds since the start of the run.
+    pub time: f64,
+    /// GPUs held (0: waiting, preempted or finished).
+    pub gpus: u32,
+    /// Nodes those GPUs are on.
+    pub nodes: u32,
+    /// Global batch size (local batch x accumulation steps x GPUs) when a policy chose one;
+    /// `None` while the job trains with its own.
+    pub batch: Option<u32>,
+}
+
+/// The allocations of one traced job over a run, one sample per change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobTimeline {
+    /// The job's id.
+    pub job: u32,
+    /// Samples in time order; the first is the job's arrival (0 GPUs).
+    pub samples: Vec<AllocationSample>,
+}
+
 /// The outcome of one job. Times are seconds since the start of the workload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobRecord {

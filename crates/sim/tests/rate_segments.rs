@@ -5,7 +5,7 @@ use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
     Allocation, BatchConfig, Context, Decision, JobId, JobSpec, NodeId, Policy, PolicyError, RunStart, Time,
 };
-use schedlab_sim::{SimConfig, SimError, run};
+use schedlab_sim::{AllocationSample, JobTimeline, SimConfig, SimError, run};
 
 /// `breaks[i] = (progress, rate)`: the job runs at `rate` from `progress` on (the first entry
 /// starts at 0), whatever its allocation.
@@ -214,10 +214,23 @@ fn a_batch_change_mid_run_keeps_progress_and_counts_no_restart() {
             })
         }
     }
-    let config = SimConfig { restart_overhead: 5.0, ..config() };
+    let config = SimConfig { restart_overhead: 5.0, trace_jobs: vec![0], ..config() };
     let result = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut DoubleBatch(0), &config).unwrap();
     assert_eq!(result.jobs[0].jct, Some(42.5));
     assert_eq!((result.jobs[0].restarts, result.jobs[0].reconfigurations), (0, 1));
+    // The traced timeline: batch 32 on one GPU from 0 s, 64 from 10 s, nothing from 42.5 s.
+    let sample = |time, gpus, nodes, batch| AllocationSample { time, gpus, nodes, batch };
+    assert_eq!(
+        result.allocations,
+        vec![JobTimeline {
+            job: 0,
+            samples: vec![sample(0.0, 1, 1, Some(32)), sample(10.0, 1, 1, Some(64)), sample(42.5, 0, 0, None)]
+        }]
+    );
+    // Tracing a job the workload does not have is refused before the run.
+    let missing = SimConfig { trace_jobs: vec![1], ..config };
+    let error = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut DoubleBatch(0), &missing).unwrap_err();
+    assert!(error.to_string().contains("trace_jobs names job 1, but the workload has 1 jobs"), "{error}");
 }
 
 #[test]
