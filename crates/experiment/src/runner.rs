@@ -253,6 +253,13 @@ fn run_one(
             solver.get_or_insert_with(Default::default).merge(&stats);
         }
     };
+    if let Some(job) = config.trace_jobs.iter().find(|&&job| job as usize >= workload.jobs.len()) {
+        return Err(fail(format!(
+            "plot job_timeline names job {job}, but the workload has {} jobs (ids 0 to {})",
+            workload.jobs.len(),
+            workload.jobs.len().saturating_sub(1)
+        )));
+    }
     let mut allocations: Vec<JobTimeline> = Vec::new();
     let (records, timeline, mut metrics, events, decisions) = match &workload.groups {
         None => {

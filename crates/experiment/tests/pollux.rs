@@ -64,5 +64,5 @@ fn a_job_timeline_plot_records_that_job_and_changes_only_its_spec_runs() {
     assert!(dir.join("pollux-apps/job_3_timeline.svg").exists());
     // A job the workload does not have is an error naming the key.
     let error = run(&format!("{SPEC}plots: [{{job_timeline: {{job: 160}}}}]\n"), &dir, 1).unwrap_err().to_string();
-    assert!(error.contains("trace_jobs names job 160, but the workload has 160 jobs"), "{error}");
+    assert!(error.contains("plot job_timeline names job 160, but the workload has 160 jobs (ids 0 to 159)"), "{error}");
 }

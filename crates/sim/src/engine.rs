@@ -147,9 +147,9 @@ pub fn run(
     if let Some(job) = config.trace_jobs.iter().find(|&&job| job as usize >= workload.len()) {
         return Err(SimError::Config {
             message: format!(
-                "trace_jobs names job {job}, but the workload has {} jobs (ids 0..{})",
+                "trace_jobs names job {job}, but the workload has {} jobs (ids 0 to {})",
                 workload.len(),
-                workload.len()
+                workload.len().saturating_sub(1)
             ),
         });
     }
@@ -646,11 +646,15 @@ impl Engine<'_> {
                 None if self.states[job.index()].finish.is_some() => (0, 0, None),
                 None => continue, // not arrived yet
             };
-            let sample = AllocationSample { time: now, gpus, nodes, batch };
-            match timeline.samples.last_mut() {
-                Some(last) if (last.gpus, last.nodes, last.batch) == (gpus, nodes, batch) => {}
-                Some(last) if last.time == now => *last = sample,
-                _ => timeline.samples.push(sample),
+            let unchanged = |last: &AllocationSample| (last.gpus, last.nodes, last.batch) == (gpus, nodes, batch);
+            if timeline.samples.last().is_some_and(unchanged) {
+                continue;
+            }
+            if timeline.samples.last().is_some_and(|last| last.time == now) {
+                timeline.samples.pop();
+            }
+            if !timeline.samples.last().is_some_and(unchanged) {
+                timeline.samples.push(AllocationSample { time: now, gpus, nodes, batch });
             }
         }
     }
