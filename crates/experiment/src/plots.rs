@@ -254,11 +254,18 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Figure> {
 /// `job`'s GPUs (top) and global batch size (bottom) over time under each policy, as steps.
 /// A policy that never chooses a batch size has no line in the lower panel.
 fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: &str) -> Figure {
-    let runs = first_point_runs(experiment, outcomes);
-    let steps = |outcome: &RunOutcome, value: &dyn Fn(&schedlab_sim::AllocationSample) -> f64| {
-        let samples = outcome.allocations.iter().find(|timeline| timeline.job == job).map(|timeline| &timeline.samples);
+    use schedlab_sim::AllocationSample;
+    // Each policy's samples of `job` (none if its run did not record it), found once.
+    let runs: Vec<(&RunOutcome, &[AllocationSample])> = first_point_runs(experiment, outcomes)
+        .into_iter()
+        .map(|outcome| {
+            let samples = outcome.allocations.iter().find(|timeline| timeline.job == job);
+            (outcome, samples.map_or(&[][..], |timeline| timeline.samples.as_slice()))
+        })
+        .collect();
+    let steps = |samples: &[AllocationSample], value: &dyn Fn(&AllocationSample) -> f64| {
         let mut points = Vec::new();
-        for sample in samples.into_iter().flatten() {
+        for sample in samples {
             let hours = sample.time / 3600.0;
             if let Some(&(_, previous)) = points.last() {
                 points.push((hours, previous));
@@ -270,25 +277,20 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
     let gpus: Vec<Series> = runs
         .iter()
         .enumerate()
-        .map(|(color, outcome)| Series {
+        .map(|(color, (outcome, samples))| Series {
             name: outcome.policy.clone(),
             color,
-            points: steps(outcome, &|sample| f64::from(sample.gpus)),
+            points: steps(samples, &|sample| f64::from(sample.gpus)),
         })
         .collect();
     let batch: Vec<Series> = runs
         .iter()
         .enumerate()
-        .filter(|(_, outcome)| {
-            outcome
-                .allocations
-                .iter()
-                .any(|timeline| timeline.job == job && timeline.samples.iter().any(|sample| sample.batch.is_some()))
-        })
-        .map(|(color, outcome)| Series {
+        .filter(|(_, (_, samples))| samples.iter().any(|sample| sample.batch.is_some()))
+        .map(|(color, (outcome, samples))| Series {
             name: outcome.policy.clone(),
             color,
-            points: steps(outcome, &|sample| f64::from(sample.batch.unwrap_or(0))),
+            points: steps(samples, &|sample| f64::from(sample.batch.unwrap_or(0))),
         })
         .collect();
     let name = experiment.name();
