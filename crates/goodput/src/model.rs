@@ -191,7 +191,8 @@ pub struct SpeedupFunction {
     atomic_range: (f64, f64),
     accumulation: bool,
     base_goodput: f64,
-    memo: std::collections::HashMap<(u32, u32), f64>,
+    /// Known speedups by nodes, then GPUs (NaN where not computed yet).
+    memo: Vec<Vec<f64>>,
 }
 
 impl SpeedupFunction {
@@ -218,12 +219,21 @@ impl SpeedupFunction {
         if replicas == 0 {
             return 0.0;
         }
-        if let Some(&known) = self.memo.get(&(nodes, replicas)) {
+        let (row, column) = (nodes as usize, replicas as usize);
+        if let Some(&known) = self.memo.get(row).and_then(|known| known.get(column))
+            && !known.is_nan()
+        {
             return known;
         }
         let best = self.goodput.optimize(nodes, replicas, self.max_batch_size, self.atomic_range, self.accumulation);
         let speedup = best.goodput / self.base_goodput;
-        self.memo.insert((nodes, replicas), speedup);
+        if self.memo.len() <= row {
+            self.memo.resize(row + 1, Vec::new());
+        }
+        if self.memo[row].len() <= column {
+            self.memo[row].resize(column + 1, f64::NAN);
+        }
+        self.memo[row][column] = speedup;
         speedup
     }
 }

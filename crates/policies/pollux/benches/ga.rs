@@ -1,5 +1,6 @@
 //! One Pollux allocation: NSGA-II at the artifact's settings (population 100, 100 generations)
-//! for 160 jobs on 16 nodes x 4 GPUs, the size of one of the artifact's workloads.
+//! on 16 nodes x 4 GPUs, for 160 jobs (a whole workload at once) and for 8 jobs (a typical
+//! decision: workload-1 at 1.0x load averages 5.4 active jobs per decision).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -7,8 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use schedlab_goodput::{GoodputFunction, GradParams, PerfParams, SpeedupFunction};
 use schedlab_policies_pollux::ga::{GaJob, GaSettings, Problem, Speedup, optimize};
 
-fn jobs() -> Vec<GaJob> {
-    (0..160)
+fn jobs(count: u32) -> Vec<GaJob> {
+    (0..count)
         .map(|index| {
             // Half the jobs have fitted models of different scalability, half have none yet.
             let speedup = if index % 2 == 0 {
@@ -41,9 +42,18 @@ fn allocation(criterion: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("160_jobs_16x4_gpus", |bencher| {
         bencher.iter(|| {
-            let mut problem = Problem::new(jobs(), vec![4; 16], vec![0; 160 * 16], &settings);
+            let mut problem = Problem::new(jobs(160), vec![4; 16], vec![0; 160 * 16], &settings);
             let mut rng = ChaCha8Rng::seed_from_u64(0);
             optimize(&mut problem, vec![vec![0; 160 * 16]], &settings, &mut rng)
+        })
+    });
+    // Eight running jobs, each on 8 GPUs of two whole nodes: the cluster is full.
+    let base: Vec<u8> = (0..8 * 16).map(|cell| if cell / 16 == cell % 16 / 2 { 4 } else { 0 }).collect();
+    group.bench_function("8_jobs_16x4_gpus", |bencher| {
+        bencher.iter(|| {
+            let mut problem = Problem::new(jobs(8), vec![4; 16], base.clone(), &settings);
+            let mut rng = ChaCha8Rng::seed_from_u64(0);
+            optimize(&mut problem, vec![base.clone(), vec![0; 8 * 16]], &settings, &mut rng)
         })
     });
     group.finish();

@@ -2,8 +2,8 @@
 //! NSGA-II as pymoo 0.4.2 runs it, over states that give each job a number of GPUs on each node,
 //! with the artifact's crossover, mutation and repair.
 
-use rand::Rng;
 use rand::seq::SliceRandom;
+use rand::{Rng, RngCore};
 use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashSet;
 use schedlab_goodput::SpeedupFunction;
@@ -60,6 +60,7 @@ pub struct Problem {
 #[derive(Default)]
 struct Scratch {
     per_node: Vec<u32>,
+    per_node_u8: Vec<u8>,
     flags: Vec<bool>,
     nodes: Vec<usize>,
     per_job: Vec<(u32, f64)>,
@@ -90,7 +91,11 @@ pub struct GaSettings {
 impl Problem {
     /// The problem for `jobs` (in the artifact's order: attained service, then arrival) on nodes
     /// with `node_gpus` GPUs, starting from the current allocation `base` (jobs x nodes).
+    ///
+    /// # Panics
+    /// If a node has more than 255 GPUs: a state holds GPU counts in bytes.
     pub fn new(jobs: Vec<GaJob>, node_gpus: Vec<u32>, base: Vec<u8>, settings: &GaSettings) -> Problem {
+        assert!(node_gpus.iter().all(|&gpus| gpus <= u32::from(u8::MAX)), "a node has more than 255 GPUs");
         let total: u32 = node_gpus.iter().sum();
         let dominant_share = 1.0 / f64::from(total);
         let restart_factor = jobs
@@ -158,14 +163,29 @@ impl Problem {
     }
 
     /// `Problem._crossover` for one mating: single point over jobs (the children swap the rows
-    /// of jobs before the point).
-    fn crossover(&self, a: &[u8], b: &[u8], rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8>) {
-        let point = rng.random_range(0..self.n_jobs()) * self.n_nodes();
-        let mut first = a.to_vec();
-        let mut second = b.to_vec();
-        first[..point].copy_from_slice(&b[..point]);
-        second[..point].copy_from_slice(&a[..point]);
-        (first, second)
+    /// of jobs before the point). The point is drawn whether or not the mating crosses over
+    /// (`crossed`); without crossover the children are copies of the parents.
+    fn crossover_into(
+        &self,
+        a: &[u8],
+        b: &[u8],
+        crossed: bool,
+        rng: &mut ChaCha8Rng,
+        first: &mut Vec<u8>,
+        second: &mut Vec<u8>,
+    ) {
+        let point = if crossed {
+            rng.random_range(0..self.n_jobs()) * self.n_nodes()
+        } else {
+            rng.random_range(0..self.n_jobs());
+            0
+        };
+        first.clear();
+        first.extend_from_slice(&b[..point]);
+        first.extend_from_slice(&a[point..]);
+        second.clear();
+        second.extend_from_slice(&a[..point]);
+        second.extend_from_slice(&b[point..]);
     }
 
     /// `Problem._mutation`: reset a job to its current allocation (10%), zero some of a job's
@@ -173,18 +193,19 @@ impl Problem {
     /// job already uses, to a random value up to the node's GPUs.
     fn mutate(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
         let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
+        let tenth = threshold(0.1);
         for j in 0..n_jobs {
-            if rng.random::<f64>() < 0.1 {
+            if unit_draw(rng) < tenth {
                 x[j * n_nodes..(j + 1) * n_nodes].copy_from_slice(&self.base[j * n_nodes..(j + 1) * n_nodes]);
             }
         }
         let mut scratch = std::mem::take(&mut self.scratch);
         let zeroed = &mut scratch.flags;
         zeroed.clear();
-        zeroed.extend((0..n_jobs).map(|_| rng.random::<f64>() < 0.1));
+        zeroed.extend((0..n_jobs).map(|_| unit_draw(rng) < tenth));
         for (j, _) in zeroed.iter().enumerate().filter(|(_, zeroed)| **zeroed) {
             for cell in &mut x[j * n_nodes..(j + 1) * n_nodes] {
-                if rng.random::<f64>() < 0.1 {
+                if unit_draw(rng) < tenth {
                     *cell = 0;
                 }
             }
@@ -202,14 +223,15 @@ impl Problem {
         free_nodes.clear();
         free_nodes.extend((0..n_nodes).filter(|&n| used[n] < self.node_gpus[n]));
         let p1 = 1.0 / free_nodes.len().max(1) as f64;
+        let on_unused = threshold(p1);
         for row in x.chunks_exact_mut(n_nodes) {
             let on_free_used = free_nodes.iter().filter(|&&n| row[n] > 0).count().max(1) as f64;
             let p2 = 1.0 / on_free_used;
             // p1 + p2 - p1 p2 on nodes the job uses; p1 (p2 = 0) elsewhere.
-            let p_used = p1 + p2 - p1 * p2;
+            let on_used = threshold(p1 + p2 - p1 * p2);
             for &n in free_nodes.iter() {
-                let threshold = if row[n] > 0 { p_used } else { p1 };
-                if rng.random::<f64>() < threshold {
+                let limit = if row[n] > 0 { on_used } else { on_unused };
+                if unit_draw(rng) < limit {
                     let low = u32::from(row[n]);
                     row[n] = rng.random_range(low..=self.node_gpus[n].max(low)) as u8;
                 }
@@ -224,29 +246,29 @@ impl Problem {
     fn repair(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
         let n_nodes = self.n_nodes();
         let mut scratch = std::mem::take(&mut self.scratch);
-        // Distributed jobs on each node so far, in job order; from the second one on, the node
-        // is taken from every later job (the artifact's cumulative sum over jobs).
-        let distributed_seen = &mut scratch.per_node;
+        // Distributed jobs on each node so far, in job order (saturating: only "more than one"
+        // matters); from the second one on, the node is taken from every later job (the
+        // artifact's cumulative sum over jobs).
+        let distributed_seen = &mut scratch.per_node_u8;
         distributed_seen.clear();
         distributed_seen.resize(n_nodes, 0);
         for row in x.chunks_exact_mut(n_nodes) {
-            if row.iter().map(|&gpus| u32::from(gpus > 0)).sum::<u32>() > 1 {
-                for (seen, cell) in distributed_seen.iter_mut().zip(row.iter()) {
-                    *seen += u32::from(*cell > 0);
+            if row.iter().filter(|&&gpus| gpus > 0).count() > 1 {
+                for (seen, &cell) in distributed_seen.iter_mut().zip(row.iter()) {
+                    *seen = seen.saturating_add(u8::from(cell > 0));
                 }
             }
-            for (seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
-                if *seen > 1 {
-                    *cell = 0;
-                }
+            for (&seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
+                *cell = if seen > 1 { 0 } else { *cell };
             }
         }
         let order = &mut scratch.nodes;
         order.clear();
         order.extend(0..n_nodes);
         for (j, row) in x.chunks_exact_mut(n_nodes).enumerate() {
-            let total: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
-            let used = row.iter().map(|&gpus| u32::from(gpus > 0)).sum::<u32>() as usize;
+            let (total, used) = row
+                .iter()
+                .fold((0u32, 0usize), |(total, used), &gpus| (total + u32::from(gpus), used + usize::from(gpus > 0)));
             if total <= self.jobs[j].max_replicas && used <= self.max_nodes_per_job {
                 continue; // no cap binds: the order of nodes does not matter
             }
@@ -267,18 +289,31 @@ impl Problem {
                 }
             }
         }
-        let left = &mut scratch.per_node;
+        // Node capacities fit in a cell (u8), so the hand-out runs on bytes.
+        let left = &mut scratch.per_node_u8;
         left.clear();
-        left.extend_from_slice(&self.node_gpus);
+        left.extend(self.node_gpus.iter().map(|&gpus| gpus as u8)); // at most 255 (new)
         for row in x.chunks_exact_mut(n_nodes) {
             for (left, cell) in left.iter_mut().zip(row.iter_mut()) {
-                let take = u32::from(*cell).min(*left);
+                let take = (*cell).min(*left);
                 *left -= take;
-                *cell = take as u8;
+                *cell = take;
             }
         }
         self.scratch = scratch;
     }
+}
+
+/// The 53 random bits `rng.random::<f64>()` scales to [0, 1): comparing them with
+/// [`threshold`]`(p)` decides `rng.random::<f64>() < p` exactly, from the same draw.
+fn unit_draw(rng: &mut ChaCha8Rng) -> u64 {
+    rng.next_u64() >> 11
+}
+
+/// The integer bound of [`unit_draw`] for probability `p`: `v * 2^-53 < p` iff `v < ceil(p * 2^53)`
+/// (scaling by a power of two is exact).
+fn threshold(p: f64) -> u64 {
+    (p * (1u64 << 53) as f64).ceil() as u64
 }
 
 /// `a` dominates `b` (minimisation): no worse in both, better in one.
@@ -337,7 +372,7 @@ fn crowding(front: &[[f64; 2]]) -> Vec<f64> {
     if n <= 2 {
         return vec![f64::INFINITY; n];
     }
-    let mut seen = std::collections::HashSet::with_capacity(n);
+    let mut seen = FxHashSet::default();
     let unique: Vec<usize> = (0..n).filter(|&i| seen.insert([front[i][0].to_bits(), front[i][1].to_bits()])).collect();
     let mut distance = vec![0.0; n];
     let mut sums = vec![0.0; unique.len()];
@@ -360,10 +395,11 @@ fn crowding(front: &[[f64; 2]]) -> Vec<f64> {
     distance
 }
 
-/// Rank-and-crowding survival to `keep` individuals; sets ranks and crowding distances.
-fn survive(mut population: Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng) -> Vec<Individual> {
+/// Rank-and-crowding survival to `keep` individuals; sets ranks and crowding distances. The
+/// rows of the individuals that do not survive go to `spare`, for reuse.
+fn survive(population: &mut Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng, spare: &mut Vec<Vec<u8>>) {
     let mut survivors = Vec::with_capacity(keep);
-    for (rank, front) in fronts(&population).into_iter().enumerate() {
+    for (rank, front) in fronts(population).into_iter().enumerate() {
         let objectives: Vec<[f64; 2]> = front.iter().map(|&i| population[i].f).collect();
         let distances = crowding(&objectives);
         for (k, &i) in front.iter().enumerate() {
@@ -384,8 +420,78 @@ fn survive(mut population: Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng) -
             break;
         }
     }
-    let mut slots: Vec<Option<Individual>> = population.into_iter().map(Some).collect();
-    survivors.into_iter().map(|i| slots[i].take().expect("each survivor once")).collect()
+    let mut next = Vec::with_capacity(keep.max(survivors.len()));
+    for &i in &survivors {
+        let individual = &mut population[i];
+        next.push(Individual { x: std::mem::take(&mut individual.x), ..*individual });
+    }
+    spare.extend(population.drain(..).map(|individual| individual.x).filter(|x| x.capacity() > 0));
+    *population = next;
+}
+
+/// The rows of a generation's individuals, for pymoo's duplicate elimination: an open-addressing
+/// table of indices into the population, so that a candidate is checked without being copied.
+struct RowSet {
+    /// `index + 1` of an individual, or 0 where empty.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl RowSet {
+    fn new() -> RowSet {
+        RowSet { slots: vec![0; 256], len: 0 }
+    }
+
+    fn hash(row: &[u8]) -> u64 {
+        let mut hasher = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut hasher, row);
+        std::hash::Hasher::finish(&hasher)
+    }
+
+    /// Empties the set and adds every individual of `population` (duplicates once).
+    fn rebuild(&mut self, population: &[Individual]) {
+        self.slots.fill(0);
+        self.len = 0;
+        for index in 0..population.len() {
+            self.insert(population, index);
+        }
+    }
+
+    /// Adds `population[index]` and returns true, unless an individual with the same row is in the set.
+    fn insert(&mut self, population: &[Individual], index: usize) -> bool {
+        if 2 * (self.len + 1) > self.slots.len() {
+            let known: Vec<u32> = self.slots.iter().copied().filter(|&slot| slot > 0).collect();
+            self.slots = vec![0; 2 * self.slots.len()];
+            self.len = 0;
+            for slot in known {
+                self.place(population, slot as usize - 1);
+            }
+        }
+        let row = &population[index].x;
+        let mask = self.slots.len() - 1;
+        let mut position = Self::hash(row) as usize & mask;
+        loop {
+            match self.slots[position] {
+                0 => break,
+                slot if population[slot as usize - 1].x == *row => return false,
+                _ => position = (position + 1) & mask,
+            }
+        }
+        self.slots[position] = u32::try_from(index + 1).expect("fewer than 2^32 individuals");
+        self.len += 1;
+        true
+    }
+
+    /// Puts a known-distinct individual into its slot (rehashing).
+    fn place(&mut self, population: &[Individual], index: usize) {
+        let mask = self.slots.len() - 1;
+        let mut position = Self::hash(&population[index].x) as usize & mask;
+        while self.slots[position] != 0 {
+            position = (position + 1) & mask;
+        }
+        self.slots[position] = index as u32 + 1;
+        self.len += 1;
+    }
 }
 
 /// The binary tournament of pymoo's NSGA-II (`comp_by_dom_and_crowding`).
@@ -416,72 +522,77 @@ pub fn optimize(
     settings: &GaSettings,
     rng: &mut ChaCha8Rng,
 ) -> Vec<(Vec<u8>, [f64; 2])> {
+    let cells = problem.n_jobs() * problem.n_nodes();
     let mut population: Vec<Individual> = Vec::new();
-    // Rows of small counts: a fast hash (FxHash) instead of SipHash; membership is exact.
-    let mut seen: FxHashSet<Vec<u8>> = FxHashSet::default();
+    let mut seen = RowSet::new();
     for mut x in initial {
         problem.repair(&mut x, rng);
-        if seen.insert(x.clone()) {
-            let f = problem.evaluate(&x, settings.power);
-            population.push(Individual { x, f, rank: 0, crowding: 0.0 });
+        population.push(Individual { x, f: [0.0; 2], rank: 0, crowding: 0.0 });
+        let index = population.len() - 1;
+        if seen.insert(&population, index) {
+            population[index].f = problem.evaluate(&population[index].x, settings.power);
+        } else {
+            population.pop();
         }
     }
+    // Rows of discarded candidates, reused for the next ones.
+    let mut spare: Vec<Vec<u8>> = Vec::new();
     let size = population.len();
-    population = survive(population, size, rng);
+    survive(&mut population, size, rng, &mut spare);
+    let (mut draws, mut permutation, mut parents) = (Vec::new(), Vec::new(), Vec::new());
+    let mut children: Vec<Vec<u8>> = Vec::new();
     for _ in 1..settings.generations {
-        let mut offspring: Vec<Individual> = Vec::new();
+        let parent_count = population.len();
+        seen.rebuild(&population);
         for _ in 0..=100 {
-            if offspring.len() >= settings.population {
+            let offspring = population.len() - parent_count;
+            if offspring >= settings.population {
                 break;
             }
-            let remaining = settings.population - offspring.len();
+            let remaining = settings.population - offspring;
             let matings = remaining.div_ceil(2);
             // Tournament selection over concatenated random permutations of the population.
             let needed = matings * 2 * 2;
-            let mut draws = Vec::with_capacity(needed + population.len());
+            draws.clear();
             while draws.len() < needed {
-                let mut permutation: Vec<usize> = (0..population.len()).collect();
+                permutation.clear();
+                permutation.extend(0..parent_count);
                 permutation.shuffle(rng);
-                draws.extend(permutation);
+                draws.extend_from_slice(&permutation);
             }
             draws.truncate(needed);
-            let parents: Vec<usize> =
-                draws.chunks(2).map(|pair| tournament(&population, pair[0], pair[1], rng)).collect();
-            let mut first = Vec::with_capacity(matings);
-            let mut second = Vec::with_capacity(matings);
-            for pair in parents.chunks(2) {
+            parents.clear();
+            parents.extend(draws.chunks(2).map(|pair| tournament(&population[..parent_count], pair[0], pair[1], rng)));
+            // The first children of every mating, then the second ones.
+            children.clear();
+            children.extend((0..2 * matings).map(|_| spare.pop().unwrap_or_else(|| Vec::with_capacity(cells))));
+            let (first, second) = children.split_at_mut(matings);
+            for ((pair, c), d) in parents.chunks(2).zip(first.iter_mut()).zip(second.iter_mut()) {
                 let (a, b) = (&population[pair[0]].x, &population[pair[1]].x);
                 let crossed = rng.random::<f64>() < 0.9;
-                let (c, d) = problem.crossover(a, b, rng);
-                if crossed {
-                    first.push(c);
-                    second.push(d);
-                } else {
-                    first.push(a.clone());
-                    second.push(b.clone());
-                }
+                problem.crossover_into(a, b, crossed, rng, c, d);
             }
-            let mut children: Vec<Vec<u8>> = first.into_iter().chain(second).collect();
             for child in &mut children {
                 problem.mutate(child, rng);
             }
             for child in &mut children {
                 problem.repair(child, rng);
             }
-            for child in children {
-                if offspring.len() >= settings.population {
-                    break;
+            for child in children.drain(..) {
+                if population.len() - parent_count >= settings.population {
+                    spare.push(child);
+                    continue;
                 }
-                if seen.insert(child.clone()) {
-                    let f = problem.evaluate(&child, settings.power);
-                    offspring.push(Individual { x: child, f, rank: 0, crowding: 0.0 });
+                population.push(Individual { x: child, f: [0.0; 2], rank: 0, crowding: 0.0 });
+                let index = population.len() - 1;
+                if seen.insert(&population, index) {
+                    population[index].f = problem.evaluate(&population[index].x, settings.power);
+                } else {
+                    spare.extend(population.pop().map(|individual| individual.x));
                 }
             }
         }
-        population.extend(offspring);
-        population = survive(population, settings.population, rng);
-        seen.clear();
-        seen.extend(population.iter().map(|individual| individual.x.clone()));
+        survive(&mut population, settings.population, rng, &mut spare);
     }
     population
         .into_iter()
@@ -597,7 +708,8 @@ mod tests {
         let a: Vec<u8> = (0..20).map(|i| (i % 5) as u8).collect();
         let b: Vec<u8> = vec![4; 20];
         for _ in 0..50 {
-            let (c, d) = problem.crossover(&a, &b, &mut rng);
+            let (mut c, mut d) = (Vec::new(), Vec::new());
+            problem.crossover_into(&a, &b, true, &mut rng, &mut c, &mut d);
             for j in 0..5 {
                 let rows = |x: &[u8]| x[j * 4..(j + 1) * 4].to_vec();
                 let from_b = rows(&c) == rows(&b);

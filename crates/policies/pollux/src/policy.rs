@@ -226,6 +226,12 @@ impl Policy for Pollux {
         });
         let spec = context.cluster.spec();
         let node_gpus: Vec<u32> = spec.nodes().iter().map(|node| node.gpus).collect();
+        if let Some(node) = node_gpus.iter().position(|&gpus| gpus > u32::from(u8::MAX)) {
+            return Err(PolicyError::Unsupported(format!(
+                "pollux: node {node} has {} GPUs; the search holds each job's GPUs on a node in a byte (at most 255)",
+                node_gpus[node]
+            )));
+        }
         let n_nodes = node_gpus.len();
         let total: u32 = node_gpus.iter().sum();
         let fair_replicas = (f64::from(total) / jobs.len() as f64).ceil();
