@@ -190,6 +190,7 @@ pub struct SpeedupFunction {
     max_batch_size: f64,
     atomic_range: (f64, f64),
     accumulation: bool,
+    base: (u32, u32),
     base_goodput: f64,
     /// Known speedups by nodes, then GPUs (NaN where not computed yet).
     memo: Vec<Vec<f64>>,
@@ -211,7 +212,49 @@ impl SpeedupFunction {
         base: (u32, u32),
     ) -> Self {
         let base_goodput = goodput.optimize(base.0, base.1, max_batch_size, atomic_range, accumulation).goodput;
-        SpeedupFunction { goodput, max_batch_size, atomic_range, accumulation, base_goodput, memo: Default::default() }
+        SpeedupFunction {
+            goodput,
+            max_batch_size,
+            atomic_range,
+            accumulation,
+            base,
+            base_goodput,
+            memo: Default::default(),
+        }
+    }
+
+    /// Whether [`SpeedupFunction::over`] with these inputs would build this function (bit for
+    /// bit): then its memo can be kept instead.
+    pub fn is_over(
+        &self,
+        goodput: &GoodputFunction,
+        max_batch_size: f64,
+        atomic_range: (f64, f64),
+        accumulation: bool,
+        base: (u32, u32),
+    ) -> bool {
+        let bits = |function: &GoodputFunction, max_batch_size: f64, range: (f64, f64)| {
+            let (perf, grad) = (&function.perf, &function.grad);
+            [
+                perf.alpha_c,
+                perf.beta_c,
+                perf.alpha_n,
+                perf.beta_n,
+                perf.alpha_r,
+                perf.beta_r,
+                perf.gamma,
+                grad.sqr,
+                grad.var,
+                function.init_batch_size,
+                max_batch_size,
+                range.0,
+                range.1,
+            ]
+            .map(f64::to_bits)
+        };
+        bits(&self.goodput, self.max_batch_size, self.atomic_range) == bits(goodput, max_batch_size, atomic_range)
+            && self.accumulation == accumulation
+            && self.base == base
     }
 
     /// The speedup on `nodes` nodes and `replicas` GPUs (0 with none).
@@ -256,6 +299,19 @@ mod tests {
             grad: GradParams { sqr: 1.0, var: 3.0 },
             init_batch_size: 128.0,
         }
+    }
+
+    #[test]
+    fn a_speedup_function_knows_the_inputs_it_was_built_from() {
+        let (range, fair) = ((32.0, 512.0), (1, 4));
+        let function = SpeedupFunction::over(model(), 4096.0, range, true, fair);
+        assert!(function.is_over(&model(), 4096.0, range, true, fair));
+        let mut other = model();
+        other.grad.var *= 2.0;
+        assert!(!function.is_over(&other, 4096.0, range, true, fair));
+        assert!(!function.is_over(&model(), 2048.0, range, true, fair));
+        assert!(!function.is_over(&model(), 4096.0, range, false, fair));
+        assert!(!function.is_over(&model(), 4096.0, range, true, (1, 8)));
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub struct Problem {
     restart_factor: Vec<f64>,
     /// Most nodes one job may span (the artifact's repair: 16).
     pub max_nodes_per_job: usize,
+    /// [`threshold`] of mutation's raise probability `p1 + p2 - p1 p2` by free nodes, then the
+    /// free nodes a job uses (index `free * (nodes + 1) + used`); `used = 0` holds `p1`.
+    raise_thresholds: Vec<u64>,
     /// Buffers reused by every evaluation, mutation and repair of the search.
     scratch: Scratch,
 }
@@ -61,6 +64,7 @@ pub struct Problem {
 struct Scratch {
     per_node: Vec<u32>,
     per_node_u8: Vec<u8>,
+    left_u8: Vec<u8>,
     flags: Vec<bool>,
     nodes: Vec<usize>,
     per_job: Vec<(u32, f64)>,
@@ -105,6 +109,16 @@ impl Problem {
                 (job.age - f64::from(job.restarts) * delay).max(0.0) / (job.age + delay)
             })
             .collect();
+        let n_nodes = node_gpus.len();
+        let mut raise_thresholds = Vec::with_capacity((n_nodes + 1) * (n_nodes + 1));
+        for free in 0..=n_nodes {
+            let p1 = 1.0 / free.max(1) as f64;
+            raise_thresholds.push(threshold(p1));
+            for used in 1..=n_nodes {
+                let p2 = 1.0 / used as f64;
+                raise_thresholds.push(threshold(p1 + p2 - p1 * p2));
+            }
+        }
         Problem {
             jobs,
             node_gpus,
@@ -112,8 +126,14 @@ impl Problem {
             dominant_share,
             restart_factor,
             max_nodes_per_job: 16,
+            raise_thresholds,
             scratch: Scratch::default(),
         }
+    }
+
+    /// The jobs, with what their speedup functions learnt during the search.
+    pub fn into_jobs(self) -> Vec<GaJob> {
+        self.jobs
     }
 
     fn n_jobs(&self) -> usize {
@@ -138,10 +158,11 @@ impl Problem {
         per_job.clear();
         for j in 0..n_jobs {
             let row = &x[j * n_nodes..(j + 1) * n_nodes];
-            let nodes: u32 = row.iter().map(|&gpus| u32::from(gpus > 0)).sum();
-            let replicas: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
-            for (n, &gpus) in row.iter().enumerate() {
-                active[n] |= gpus > 0;
+            let (mut nodes, mut replicas) = (0u32, 0u32);
+            for (on, &gpus) in active.iter_mut().zip(row) {
+                nodes += u32::from(gpus > 0);
+                replicas += u32::from(gpus);
+                *on |= gpus > 0;
             }
             let speedup = self.jobs[j].speedup.at(nodes, replicas);
             per_job.push((replicas, speedup));
@@ -222,13 +243,12 @@ impl Problem {
         let free_nodes = &mut scratch.nodes;
         free_nodes.clear();
         free_nodes.extend((0..n_nodes).filter(|&n| used[n] < self.node_gpus[n]));
-        let p1 = 1.0 / free_nodes.len().max(1) as f64;
-        let on_unused = threshold(p1);
+        let thresholds = &self.raise_thresholds[free_nodes.len() * (n_nodes + 1)..][..n_nodes + 1];
+        let on_unused = thresholds[0];
         for row in x.chunks_exact_mut(n_nodes) {
-            let on_free_used = free_nodes.iter().filter(|&&n| row[n] > 0).count().max(1) as f64;
-            let p2 = 1.0 / on_free_used;
-            // p1 + p2 - p1 p2 on nodes the job uses; p1 (p2 = 0) elsewhere.
-            let on_used = threshold(p1 + p2 - p1 * p2);
+            // p1 + p2 - p1 p2 on nodes the job uses (p2 = 1 / their count); p1 (p2 = 0) elsewhere.
+            let on_free_used = free_nodes.iter().filter(|&&n| row[n] > 0).count().max(1);
+            let on_used = thresholds[on_free_used];
             for &n in free_nodes.iter() {
                 let limit = if row[n] > 0 { on_used } else { on_unused };
                 if unit_draw(rng) < limit {
@@ -243,6 +263,9 @@ impl Problem {
     /// `Problem._repair`: at most one distributed job per node (later jobs on a node that already
     /// has one lose it), each job capped at its GPUs and 16 nodes (kept on nodes in random
     /// order), then each node's GPUs handed out in job order.
+    ///
+    /// The artifact runs the three steps over all jobs in turn; a job's row depends only on the
+    /// rows before it in each, so they run here job by job, in one pass (the same draws).
     fn repair(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
         let n_nodes = self.n_nodes();
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -252,48 +275,48 @@ impl Problem {
         let distributed_seen = &mut scratch.per_node_u8;
         distributed_seen.clear();
         distributed_seen.resize(n_nodes, 0);
-        for row in x.chunks_exact_mut(n_nodes) {
+        let mut crowded = false;
+        let order = &mut scratch.nodes;
+        order.clear();
+        order.extend(0..n_nodes);
+        // Node capacities fit in a cell (u8), so the hand-out runs on bytes.
+        let left = &mut scratch.left_u8;
+        left.clear();
+        left.extend(self.node_gpus.iter().map(|&gpus| gpus as u8)); // at most 255 (new)
+        for (j, row) in x.chunks_exact_mut(n_nodes).enumerate() {
             if row.iter().filter(|&&gpus| gpus > 0).count() > 1 {
                 for (seen, &cell) in distributed_seen.iter_mut().zip(row.iter()) {
                     *seen = seen.saturating_add(u8::from(cell > 0));
                 }
+                crowded = crowded || distributed_seen.iter().any(|&seen| seen > 1);
             }
-            for (&seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
-                *cell = if seen > 1 { 0 } else { *cell };
+            if crowded {
+                for (&seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
+                    *cell = if seen > 1 { 0 } else { *cell };
+                }
             }
-        }
-        let order = &mut scratch.nodes;
-        order.clear();
-        order.extend(0..n_nodes);
-        for (j, row) in x.chunks_exact_mut(n_nodes).enumerate() {
             let (total, used) = row
                 .iter()
                 .fold((0u32, 0usize), |(total, used), &gpus| (total + u32::from(gpus), used + usize::from(gpus > 0)));
-            if total <= self.jobs[j].max_replicas && used <= self.max_nodes_per_job {
-                continue; // no cap binds: the order of nodes does not matter
-            }
-            order.shuffle(rng);
-            let mut left = self.jobs[j].max_replicas;
-            let mut nodes_left = self.max_nodes_per_job;
-            for &n in order.iter() {
-                let cell = &mut row[n];
-                let take = u32::from(*cell).min(left);
-                left -= take;
-                *cell = take as u8;
-                if *cell > 0 {
-                    if nodes_left == 0 {
-                        *cell = 0;
-                    } else {
-                        nodes_left -= 1;
+            // Where no cap binds, the order of nodes does not matter and nothing is drawn.
+            if total > self.jobs[j].max_replicas || used > self.max_nodes_per_job {
+                order.shuffle(rng);
+                let mut gpus_left = self.jobs[j].max_replicas;
+                let mut nodes_left = self.max_nodes_per_job;
+                for &n in order.iter() {
+                    let cell = &mut row[n];
+                    let take = u32::from(*cell).min(gpus_left);
+                    gpus_left -= take;
+                    *cell = take as u8;
+                    if *cell > 0 {
+                        if nodes_left == 0 {
+                            *cell = 0;
+                        } else {
+                            nodes_left -= 1;
+                        }
                     }
                 }
             }
-        }
-        // Node capacities fit in a cell (u8), so the hand-out runs on bytes.
-        let left = &mut scratch.per_node_u8;
-        left.clear();
-        left.extend(self.node_gpus.iter().map(|&gpus| gpus as u8)); // at most 255 (new)
-        for row in x.chunks_exact_mut(n_nodes) {
             for (left, cell) in left.iter_mut().zip(row.iter_mut()) {
                 let take = (*cell).min(*left);
                 *left -= take;
@@ -314,6 +337,12 @@ fn unit_draw(rng: &mut ChaCha8Rng) -> u64 {
 /// (scaling by a power of two is exact).
 fn threshold(p: f64) -> u64 {
     (p * (1u64 << 53) as f64).ceil() as u64
+}
+
+/// An integer that orders like [`f64::total_cmp`] (its own bit trick).
+fn order_key(value: f64) -> i64 {
+    let bits = value.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// `a` dominates `b` (minimisation): no worse in both, better in one.
@@ -339,15 +368,17 @@ fn relation(a: &[f64; 2], b: &[f64; 2]) -> i8 {
 /// fast non-dominated sort, found in `O(n log n)` by sweeping the points in order of the first
 /// objective and putting each in the first front none of whose members dominates it.
 fn fronts(population: &[Individual]) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..population.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (fa, fb) = (&population[a].f, &population[b].f);
-        fa[0].total_cmp(&fb[0]).then(fa[1].total_cmp(&fb[1])).then(a.cmp(&b))
-    });
+    // Keys are distinct (the index breaks ties), so an unstable sort gives the one order.
+    let mut order: Vec<(i64, i64, usize)> = population
+        .iter()
+        .enumerate()
+        .map(|(index, individual)| (order_key(individual.f[0]), order_key(individual.f[1]), index))
+        .collect();
+    order.sort_unstable();
     let mut fronts: Vec<Vec<usize>> = Vec::new();
     // The last point added to each front: the one with the smallest second objective there.
     let mut last: Vec<[f64; 2]> = Vec::new();
-    for index in order {
+    for (_, _, index) in order {
         let f = population[index].f;
         // Dominated by a front's last point (its smallest f1): no larger in f1 (and no larger
         // in f0, by the sweep order) and not the same point.
@@ -377,8 +408,11 @@ fn crowding(front: &[[f64; 2]]) -> Vec<f64> {
     let mut distance = vec![0.0; n];
     let mut sums = vec![0.0; unique.len()];
     for objective in [0, 1] {
-        let mut order: Vec<usize> = (0..unique.len()).collect();
-        order.sort_by(|&a, &b| front[unique[a]][objective].total_cmp(&front[unique[b]][objective]));
+        // A stable sort by the objective: by the objective, then by position.
+        let mut keyed: Vec<(i64, usize)> =
+            unique.iter().enumerate().map(|(k, &i)| (order_key(front[i][objective]), k)).collect();
+        keyed.sort_unstable();
+        let order: Vec<usize> = keyed.into_iter().map(|(_, k)| k).collect();
         let values: Vec<f64> = order.iter().map(|&i| front[unique[i]][objective]).collect();
         let span = values[values.len() - 1] - values[0];
         for (position, &i) in order.iter().enumerate() {
@@ -410,7 +444,11 @@ fn survive(population: &mut Vec<Individual>, keep: usize, rng: &mut ChaCha8Rng, 
             // randomized_argsort: a random permutation, sorted by crowding, largest first.
             let mut order: Vec<usize> = (0..front.len()).collect();
             order.shuffle(rng);
-            order.sort_by(|&a, &b| distances[a].total_cmp(&distances[b]));
+            // A stable sort by crowding: by crowding, then by position in the permutation.
+            let mut keyed: Vec<(i64, usize, usize)> =
+                order.iter().enumerate().map(|(position, &k)| (order_key(distances[k]), position, k)).collect();
+            keyed.sort_unstable();
+            let mut order: Vec<usize> = keyed.into_iter().map(|(_, _, k)| k).collect();
             order.reverse();
             survivors.extend(order.into_iter().take(keep - survivors.len()).map(|k| front[k]));
             break;
@@ -747,5 +785,34 @@ mod tests {
         assert_eq!(distances[2], 0.0);
         // The middle point: (3 - 0) / 3 in each objective, halved over two objectives: 1.
         assert!((distances[1] - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn order_keys_order_like_total_cmp() {
+        let values =
+            [f64::NEG_INFINITY, -1e300, -1.0, -f64::MIN_POSITIVE, -0.0, 0.0, 1e-300, 1.0, 2.5, f64::INFINITY, f64::NAN];
+        for a in values {
+            for b in values {
+                assert_eq!(order_key(a).cmp(&order_key(b)), a.total_cmp(&b), "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn mutation_thresholds_are_the_artifacts_probabilities() {
+        let problem = problem(3, 5, 8);
+        for free in 0..=5usize {
+            let p1 = 1.0 / free.max(1) as f64;
+            assert_eq!(problem.raise_thresholds[free * 6], threshold(p1));
+            for used in 1..=5usize {
+                let p2 = 1.0 / used as f64;
+                assert_eq!(problem.raise_thresholds[free * 6 + used], threshold(p1 + p2 - p1 * p2));
+            }
+        }
+        // The integer test decides `u < p` as the float one does, at the edges too.
+        for p in [0.1, 0.25, 1.0 / 3.0, 0.9] {
+            let bound = threshold(p);
+            assert!(((bound - 1) as f64) * 2f64.powi(-53) < p && (bound as f64) * 2f64.powi(-53) >= p);
+        }
     }
 }

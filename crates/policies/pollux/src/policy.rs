@@ -36,6 +36,9 @@ struct Agent {
     perf: Option<PerfParams>,
     grad: Option<GradParams>,
     config: Option<Config>,
+    /// The speedup function of the last decision, kept with its memo while its inputs stay
+    /// the same (results are identical either way; this saves recomputing them).
+    speedup: Option<SpeedupFunction>,
 }
 
 /// One measured configuration: (nodes, replicas, micro-batch), step and sync times.
@@ -244,13 +247,13 @@ impl Policy for Pollux {
             let speedup = match (agent.perf, agent.grad) {
                 (Some(perf), Some(grad)) => {
                     let model = GoodputFunction { perf, grad, init_batch_size: f64::from(app.init_batch_size) };
-                    let function = SpeedupFunction::over(
-                        model,
-                        f64::from(app.max_batch_size),
-                        (f64::from(app.min_local_bsz), f64::from(app.max_local_bsz)),
-                        true,
-                        (fair_nodes, fair_replicas as u32),
-                    );
+                    let max_batch_size = f64::from(app.max_batch_size);
+                    let range = (f64::from(app.min_local_bsz), f64::from(app.max_local_bsz));
+                    let fair = (fair_nodes, fair_replicas as u32);
+                    let function = match agent.speedup.take() {
+                        Some(known) if known.is_over(&model, max_batch_size, range, true, fair) => known,
+                        _ => SpeedupFunction::over(model, max_batch_size, range, true, fair),
+                    };
                     Speedup::Model(Box::new(function))
                 }
                 _ => Speedup::Linear { fair_replicas },
@@ -288,6 +291,11 @@ impl Policy for Pollux {
         };
         let mut problem = Problem::new(infos, node_gpus, base, &self.config.settings);
         let front = ga::optimize(&mut problem, initial, &self.config.settings, &mut self.rng);
+        for (job, info) in jobs.iter().zip(problem.into_jobs()) {
+            if let Speedup::Model(function) = info.speedup {
+                self.agents.entry(job.id).or_default().speedup = Some(*function);
+            }
+        }
         let best = front
             .iter()
             .enumerate()
