@@ -2,13 +2,15 @@
 
 use crate::ExperimentError;
 use crate::axis::Parameter;
+use crate::metric::Metric;
 use crate::plan::sweep_points;
 use crate::resolve::Experiment;
-use crate::spec::PlotSpec;
+use crate::spec::{ExperimentPoint, PlotSpec};
 use crate::store::{RunOutcome, Store};
 use crate::values::{outcome_metric, parameter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use std::path::Path;
 use std::sync::Once;
 
 /// DejaVu Sans (Bitstream Vera licence, see `assets/DejaVuSans-LICENSE.txt`).
@@ -144,7 +146,101 @@ fn first_point_runs<'a>(experiment: &Experiment, outcomes: &'a [RunOutcome]) -> 
         .collect()
 }
 
-fn figures(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Figure> {
+/// The mean of `metric` over each policy's runs in another experiment's `runs.csv`, by policy.
+fn means_from_csv(path: &Path, metric: Metric) -> Result<Vec<(String, f64)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().map_err(|error| error.to_string())?.clone();
+    let column =
+        |name: &str| header.iter().position(|known| known == name).ok_or_else(|| format!("it has no column '{name}'"));
+    let (policy_column, metric_column) = (column("policy")?, column(metric.name())?);
+    let mut sums: Vec<(String, f64, usize)> = Vec::new();
+    for (index, record) in reader.records().enumerate() {
+        let record = record.map_err(|error| error.to_string())?;
+        let line = index + 2;
+        let policy = record.get(policy_column).ok_or_else(|| format!("line {line}: no policy"))?;
+        let value: f64 = record
+            .get(metric_column)
+            .and_then(|cell| cell.parse().ok())
+            .ok_or_else(|| format!("line {line}: expected a number in column '{metric}'"))?;
+        if !value.is_finite() {
+            continue; // as the tables do: a run without the metric (no finished job) has none
+        }
+        match sums.iter_mut().find(|(known, _, _)| known == policy) {
+            Some((_, sum, count)) => {
+                *sum += value;
+                *count += 1;
+            }
+            None => sums.push((policy.to_string(), value, 1)),
+        }
+    }
+    Ok(sums.into_iter().map(|(policy, sum, count)| (policy, sum / count as f64)).collect())
+}
+
+/// [`PlotSpec::MetricVsExperiments`]: this experiment's means from its outcomes, the others'
+/// from their `runs.csv` in `results_dir`; those missing are named in the title.
+fn metric_vs_experiments(
+    experiment: &Experiment,
+    outcomes: &[RunOutcome],
+    results_dir: &Path,
+    (name, metric, x_label, points): (&str, Metric, &str, &[ExperimentPoint]),
+) -> Figure {
+    let mut missing = Vec::new();
+    let mut columns: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
+    for point in points {
+        let means = if point.experiment == experiment.name() {
+            Ok(experiment
+                .policies
+                .iter()
+                .filter_map(|policy| {
+                    let values: Vec<f64> = outcomes
+                        .iter()
+                        .filter(|outcome| outcome.policy == policy.to_string())
+                        .map(|outcome| outcome_metric(experiment, outcomes, outcome, metric))
+                        .filter(|value| value.is_finite())
+                        .collect();
+                    (!values.is_empty()).then(|| (policy.to_string(), values.iter().sum::<f64>() / values.len() as f64))
+                })
+                .collect())
+        } else {
+            let path = results_dir.join(&point.experiment).join("runs.csv");
+            means_from_csv(&path, metric).map_err(|error| format!("{} ({error})", path.display()))
+        };
+        match means {
+            Ok(means) => columns.push((point.x, means)),
+            Err(error) => missing.push(error),
+        }
+    }
+    columns.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let series = experiment
+        .policies
+        .iter()
+        .map(|policy| {
+            let policy = policy.to_string();
+            let line = columns
+                .iter()
+                .filter_map(|(x, means)| means.iter().find(|(known, _)| *known == policy).map(|(_, mean)| (*x, *mean)))
+                .collect();
+            (policy, line)
+        })
+        .collect();
+    let mut title = format!("{}: {metric} across experiments", experiment.name());
+    if !missing.is_empty() {
+        title.push_str(&format!(" (not read: {})", missing.join("; ")));
+    }
+    Figure::single(
+        name.to_string(),
+        Chart {
+            title,
+            x_label: x_label.to_string(),
+            y_label: metric.to_string(),
+            log_x: false,
+            series: numbered(series),
+        },
+    )
+}
+
+fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path) -> Vec<Figure> {
     let point_label = sweep_points(&experiment.axes).remove(0).label();
     let first_seed = experiment.seeds[0];
     let at =
@@ -204,6 +300,9 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<Figure> {
                 },
             ),
             PlotSpec::JobTimeline { job } => job_timeline(experiment, outcomes, *job, &at),
+            PlotSpec::MetricVsExperiments { name, metric, x_label, points } => {
+                metric_vs_experiments(experiment, outcomes, results_dir, (name, *metric, x_label, points))
+            }
             PlotSpec::MetricVsAxis { metric, axis } => {
                 let values = experiment.axis_values(*axis);
                 let others: Vec<(Parameter, String)> = experiment
@@ -320,7 +419,9 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
 pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
     register_font();
     let mut files = Vec::new();
-    for figure in figures(experiment, outcomes) {
+    // Other experiments' folders are beside this one's.
+    let results_dir = store.dir().parent().unwrap_or(store.dir());
+    for figure in figures(experiment, outcomes, results_dir) {
         let plot_error = |message: String| ExperimentError::Io { path: format!("{}.svg/.png", figure.name), message };
         let mut svg = String::new();
         {
@@ -342,4 +443,28 @@ pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -
         files.push(format!("{}.png", figure.name));
     }
     Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn another_experiments_means_come_from_its_runs_csv() {
+        let dir = std::env::temp_dir().join(format!("schedlab-plots-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.csv");
+        let header = "key,policy,seed,avg_jct_hours";
+        std::fs::write(&path, format!("{header}\na,fifo,0,1.0\nb,las,0,4.0\nc,fifo,1,2.0\nd,las,1,NaN\n")).unwrap();
+        assert_eq!(
+            means_from_csv(&path, Metric::AvgJctHours).unwrap(),
+            vec![("fifo".to_string(), 1.5), ("las".to_string(), 4.0)]
+        );
+        let error = means_from_csv(&path, Metric::Utilization).unwrap_err();
+        assert_eq!(error, "it has no column 'utilization'");
+        std::fs::write(&path, format!("{header}\na,fifo,0,1.0\nb,las,0,fast\n")).unwrap();
+        let error = means_from_csv(&path, Metric::AvgJctHours).unwrap_err();
+        assert_eq!(error, "line 3: expected a number in column 'avg_jct_hours'");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

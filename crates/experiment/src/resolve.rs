@@ -391,10 +391,30 @@ fn resolve_report(
         tables.push(Table { name: table.name.clone(), metrics, layout });
     }
     for plot in &spec.plots {
-        if let PlotSpec::MetricVsAxis { axis, .. } = plot
-            && !swept(axis)
-        {
-            return Err(fail("metric_vs_axis", format!("plot: '{axis}' is not a sweep axis of this spec")));
+        match plot {
+            PlotSpec::MetricVsAxis { axis, .. } if !swept(axis) => {
+                return Err(fail("metric_vs_axis", format!("plot: '{axis}' is not a sweep axis of this spec")));
+            }
+            PlotSpec::MetricVsExperiments { name, metric, points, .. } => {
+                let fail = |message: String| fail("metric_vs_experiments", format!("plot '{name}': {message}"));
+                check_safe_name("plot", name).map_err(&fail)?;
+                if !Metric::per_run().any(|known| known == *metric) {
+                    return Err(fail(format!("{metric} is not a per-run metric (a column of runs.csv)")));
+                }
+                if points.is_empty() {
+                    return Err(fail("points: expected at least one experiment".into()));
+                }
+                for (index, point) in points.iter().enumerate() {
+                    check_safe_name("experiment", &point.experiment).map_err(&fail)?;
+                    if !point.x.is_finite() {
+                        return Err(fail(format!("experiment '{}': x must be a finite number", point.experiment)));
+                    }
+                    if points[..index].iter().any(|other| other.experiment == point.experiment) {
+                        return Err(fail(format!("experiment '{}' is listed twice", point.experiment)));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     let in_policies = |name: &str| spec.policies.iter().any(|policy| policy.to_string() == name);

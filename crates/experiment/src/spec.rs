@@ -276,6 +276,30 @@ pub enum PlotSpec {
         /// The job's id (its index in the workload, as in `runs/*.json`).
         job: u32,
     },
+    /// A per-run metric across experiments run separately (Pollux's four job loads are four
+    /// experiments), one point per experiment (the mean over its runs), one line per policy of
+    /// this spec. Another experiment's values come from its `runs.csv` in the results folder
+    /// beside this one's; one without results yet is named in the plot's title.
+    MetricVsExperiments {
+        /// File name stem of the plot.
+        name: String,
+        /// The metric (a per-run one: a column of `runs.csv`).
+        metric: Metric,
+        /// Label of the x axis.
+        x_label: String,
+        /// The experiments (this one by its own name) and their x values.
+        points: Vec<ExperimentPoint>,
+    },
+}
+
+/// One experiment's place on a [`PlotSpec::MetricVsExperiments`] plot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentPoint {
+    /// The experiment's name (its folder in the results folder).
+    pub experiment: String,
+    /// Its x value.
+    pub x: f64,
 }
 
 /// A published claim, checked against the measured value.

@@ -54,6 +54,9 @@ impl RunOutcome {
     }
 }
 
+/// Most characters of a run key kept in its file name.
+const MAX_READABLE: usize = 160;
+
 /// The folder `results/<experiment>/`.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -77,8 +80,12 @@ impl Store {
     }
 
     fn run_path(&self, key: &str) -> PathBuf {
-        let readable: String =
-            key.chars().map(|c| if c.is_ascii_alphanumeric() || "=.-_".contains(c) { c } else { '_' }).collect();
+        // The key, made safe and cut to fit a file name (255 bytes): the hash tells runs apart.
+        let readable: String = key
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || "=.-_".contains(c) { c } else { '_' })
+            .take(MAX_READABLE)
+            .collect();
         let hash = crate::plan::stable_hash(&[key]);
         self.dir.join("runs").join(format!("{readable}-{:08x}.json", hash as u32))
     }
@@ -107,5 +114,37 @@ impl Store {
         let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
         std::fs::write(&temporary, contents).map_err(|error| io_error(&temporary, error))?;
         std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_with_a_very_long_key_is_stored_and_found() {
+        let dir = std::env::temp_dir().join(format!("schedlab-store-{}", std::process::id()));
+        let store = Store::open(&dir).unwrap();
+        // A sweep value of 1e300 written out in full makes a key far longer than a file name.
+        let key = format!("policy=fifo;rate_per_hour={};seed=0", "1".repeat(400));
+        let outcome = RunOutcome {
+            format: STORE_FORMAT,
+            key: key.clone(),
+            policy: "fifo".into(),
+            seed: 0,
+            point: Vec::new(),
+            content_hash: "h".into(),
+            metrics: RunMetrics::default(),
+            jct_by_job: Vec::new(),
+            busy: Vec::new(),
+            wall_time_s: 0.0,
+            solver: None,
+            allocations: Vec::new(),
+        };
+        store.save(&outcome).unwrap();
+        assert_eq!(store.load(&key, "h"), Some(outcome));
+        // Keys alike in their first characters are different files.
+        assert_eq!(store.load(&format!("{key}x"), "h"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

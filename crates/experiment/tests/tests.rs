@@ -13,3 +13,5 @@ mod snapshots;
 mod partitions;
 // Pollux's applications as ground truth for its traces.
 mod pollux;
+// Reports that span experiments.
+mod reports;

@@ -1,6 +1,7 @@
 //! A CSV reader that names file, line and column in every error.
 
 use crate::TraceError;
+use crate::text::TextReader;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Reads a CSV file row by row into one reused record.
 pub(crate) struct CsvFile {
     path: PathBuf,
-    reader: csv::Reader<BufReader<File>>,
+    reader: csv::Reader<TextReader<BufReader<File>>>,
     record: csv::ByteRecord,
     columns: &'static [&'static str],
 }
@@ -27,13 +28,13 @@ impl CsvFile {
         columns: &'static [&'static str],
         delimiter: u8,
     ) -> Result<CsvFile, TraceError> {
-        let file = File::open(path).map_err(|source| TraceError::io(path, source))?;
+        let text = crate::text::open(path)?;
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(has_header)
             .flexible(true)
             .delimiter(delimiter)
             .quoting(delimiter == b',')
-            .from_reader(BufReader::with_capacity(1 << 16, file));
+            .from_reader(text);
         if has_header {
             let header = reader.byte_headers().map_err(|source| TraceError::io(path, source))?;
             let found: Vec<String> =

@@ -19,6 +19,7 @@ mod job;
 pub mod spec;
 pub mod stats;
 pub mod synthetic;
+mod text;
 pub mod transform;
 pub mod workload;
 

@@ -85,3 +85,37 @@ fn missing_files_and_unknown_formats_say_what_was_expected() {
         "{message}"
     );
 }
+
+#[test]
+fn crlf_files_report_the_lines_an_editor_shows() {
+    let csv = "timestamp,duration,num_gpus,gpu_time,cluster\r\n2017-10-09 07:01:55,66.0,1,66.0,a\r\n2017-10-09 07:01:55,66.0,two,66.0,a\r\n";
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "crlf", "p.csv", csv),
+        "p.csv:3: column 3 ('num_gpus'): expected a whole number of GPUs, got 'two'"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_dropped_by_every_loader() {
+    let load = |format: TraceFormat, test: &str, name: &str, content: &str| {
+        let plain = format.load(&temp_file(test, name, content)).unwrap();
+        let marked = format.load(&temp_file(&format!("{test}-bom"), name, &format!("\u{feff}{content}"))).unwrap();
+        assert_eq!(marked.jobs, plain.jobs, "{test}");
+        let strings = |trace: &schedlab_trace::Trace| {
+            (1..=trace.symbols.len() as u32)
+                .map(|index| trace.symbols.get(schedlab_trace::Sym(index)).unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strings(&marked), strings(&plain), "{test}");
+    };
+    load(TraceFormat::Gavel, "bom-gavel", "g.trace", "ResNet-18 (batch size 16)\tcmd\t-s\t1\t100\t0\t1\n");
+    load(
+        TraceFormat::PhillyPollux,
+        "bom-csv",
+        "p.csv",
+        "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,66.0,1,66.0,a\n",
+    );
+    let json = r#"[{"status": "Pass", "vc": "v", "jobid": "a1", "user": "u", "submitted_time": "2017-10-01 00:00:00",
+        "attempts": [{"start_time": "2017-10-01 00:00:10", "end_time": "2017-10-01 01:00:00", "detail": [{"ip": "m1", "gpus": ["gpu0"]}]}]}]"#;
+    load(TraceFormat::PhillyRaw, "bom-raw", "r.json", json);
+}

@@ -15,9 +15,9 @@ const SEVEN: &str = "job_type, command, num_steps_arg, needs_data_dir, total_ste
 /// Work is `total_steps`, GPUs the scale factor; the job type and scale factor key into a
 /// throughput table. Durations are not recorded.
 pub fn load(path: &Path) -> Result<Trace, TraceError> {
-    let file = std::fs::File::open(path).map_err(|source| TraceError::io(path, source))?;
+    let text = crate::text::open(path)?;
     let mut trace = Trace::new("gavel", path, Clock::Relative);
-    for (index, line) in std::io::BufReader::new(file).lines().enumerate() {
+    for (index, line) in std::io::BufReader::new(text).lines().enumerate() {
         let line_number = index as u64 + 1;
         let line = line.map_err(|source| TraceError::io(path, source))?;
         let line = line.trim_end_matches(['\r', '\n']);

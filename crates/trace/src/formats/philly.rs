@@ -113,8 +113,7 @@ fn time_field(value: Option<&serde_json::Value>) -> Result<Option<&str>, String>
 /// Jobs with no attempts (never started) and jobs with an attempt missing its start or end
 /// time are left out and counted. Lines in errors are the job's 1-based index in the array.
 pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceError> {
-    let file = std::fs::File::open(path).map_err(|source| TraceError::io(path, source))?;
-    let value: serde_json::Value = serde_json::from_reader(std::io::BufReader::new(file))
+    let value: serde_json::Value = serde_json::from_reader(std::io::BufReader::new(crate::text::open(path)?))
         .map_err(|source| TraceError::row(path, source.line() as u64, format!("invalid JSON: {source}")))?;
     let jobs = value.as_array().ok_or_else(|| TraceError::row(path, 1, "expected a JSON array of jobs"))?;
     let mut trace = Trace::new("philly-raw", path, Clock::WallClock);
