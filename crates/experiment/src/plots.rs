@@ -146,6 +146,22 @@ fn first_point_runs<'a>(experiment: &Experiment, outcomes: &'a [RunOutcome]) -> 
         .collect()
 }
 
+/// The mean of each policy's finite values (as `metric_vs_axis` skips a run without the
+/// metric), in the order policies first appear.
+fn means_by_policy(values: impl IntoIterator<Item = (String, f64)>) -> Vec<(String, f64)> {
+    let mut sums: Vec<(String, f64, usize)> = Vec::new();
+    for (policy, value) in values.into_iter().filter(|(_, value)| value.is_finite()) {
+        match sums.iter_mut().find(|(known, _, _)| *known == policy) {
+            Some((_, sum, count)) => {
+                *sum += value;
+                *count += 1;
+            }
+            None => sums.push((policy, value, 1)),
+        }
+    }
+    sums.into_iter().map(|(policy, sum, count)| (policy, sum / count as f64)).collect()
+}
+
 /// The mean of `metric` over each policy's runs in another experiment's `runs.csv`, by policy.
 fn means_from_csv(path: &Path, metric: Metric) -> Result<Vec<(String, f64)>, String> {
     let text = std::fs::read_to_string(path).map_err(|error| error.to_string())?;
@@ -154,7 +170,7 @@ fn means_from_csv(path: &Path, metric: Metric) -> Result<Vec<(String, f64)>, Str
     let column =
         |name: &str| header.iter().position(|known| known == name).ok_or_else(|| format!("it has no column '{name}'"));
     let (policy_column, metric_column) = (column("policy")?, column(metric.name())?);
-    let mut sums: Vec<(String, f64, usize)> = Vec::new();
+    let mut values = Vec::new();
     for (index, record) in reader.records().enumerate() {
         let record = record.map_err(|error| error.to_string())?;
         let line = index + 2;
@@ -163,18 +179,9 @@ fn means_from_csv(path: &Path, metric: Metric) -> Result<Vec<(String, f64)>, Str
             .get(metric_column)
             .and_then(|cell| cell.parse().ok())
             .ok_or_else(|| format!("line {line}: expected a number in column '{metric}'"))?;
-        if !value.is_finite() {
-            continue; // as the tables do: a run without the metric (no finished job) has none
-        }
-        match sums.iter_mut().find(|(known, _, _)| known == policy) {
-            Some((_, sum, count)) => {
-                *sum += value;
-                *count += 1;
-            }
-            None => sums.push((policy.to_string(), value, 1)),
-        }
+        values.push((policy.to_string(), value));
     }
-    Ok(sums.into_iter().map(|(policy, sum, count)| (policy, sum / count as f64)).collect())
+    Ok(means_by_policy(values))
 }
 
 /// [`PlotSpec::MetricVsExperiments`]: this experiment's means from its outcomes, the others'
@@ -189,19 +196,11 @@ fn metric_vs_experiments(
     let mut columns: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
     for point in points {
         let means = if point.experiment == experiment.name() {
-            Ok(experiment
-                .policies
-                .iter()
-                .filter_map(|policy| {
-                    let values: Vec<f64> = outcomes
-                        .iter()
-                        .filter(|outcome| outcome.policy == policy.to_string())
-                        .map(|outcome| outcome_metric(experiment, outcomes, outcome, metric))
-                        .filter(|value| value.is_finite())
-                        .collect();
-                    (!values.is_empty()).then(|| (policy.to_string(), values.iter().sum::<f64>() / values.len() as f64))
-                })
-                .collect())
+            Ok(means_by_policy(
+                outcomes
+                    .iter()
+                    .map(|outcome| (outcome.policy.clone(), outcome_metric(experiment, outcomes, outcome, metric))),
+            ))
         } else {
             let path = results_dir.join(&point.experiment).join("runs.csv");
             means_from_csv(&path, metric).map_err(|error| format!("{} ({error})", path.display()))

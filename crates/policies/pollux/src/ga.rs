@@ -195,12 +195,8 @@ impl Problem {
         first: &mut Vec<u8>,
         second: &mut Vec<u8>,
     ) {
-        let point = if crossed {
-            rng.random_range(0..self.n_jobs()) * self.n_nodes()
-        } else {
-            rng.random_range(0..self.n_jobs());
-            0
-        };
+        let drawn = rng.random_range(0..self.n_jobs()) * self.n_nodes();
+        let point = if crossed { drawn } else { 0 };
         first.clear();
         first.extend_from_slice(&b[..point]);
         first.extend_from_slice(&a[point..]);
