@@ -36,3 +36,8 @@ new-policy NAME:
 # One simulation; pass flags through, e.g. `just simulate -p las --perf gavel`.
 simulate *ARGS:
     cargo run --release --quiet -p schedlab-cli -- simulate {{ARGS}}
+
+# Train RLTune's agent on a spec's workload (e.g. the shipped Philly weights:
+# `just train-rltune crates/policies/rltune/weights/philly-train.yaml crates/policies/rltune/weights/philly.json --epochs 20 --trajectories 20`).
+train-rltune SPEC OUT *FLAGS:
+    cargo run --release --quiet -p schedlab-rltune-train --bin rltune-train -- {{SPEC}} {{OUT}} {{FLAGS}}

@@ -247,6 +247,20 @@ impl ParamReader<'_> {
         }
     }
 
+    /// Declares a data file read through a parameter already read with another method (a
+    /// parameter that takes either a built-in name or a file), as [`ParamReader::file`] does.
+    pub fn declare_file(&mut self, path: &str) {
+        self.files.push(path.to_string());
+    }
+
+    /// Records `key=value` in the canonical name even when the parameter was not given
+    /// (replacing a given value), for a value that must show in every name and run identity,
+    /// such as built-in weights named with their digest. Read `key` first.
+    pub fn pin(&mut self, key: &'static str, value: String) {
+        self.canonical.retain(|(known, _)| known != key);
+        self.canonical.push((key.to_string(), value));
+    }
+
     /// Reads a `:`-separated list of non-negative numbers, e.g. `3250:7200`.
     pub fn f64_list(&mut self, key: &'static str, default: &[f64]) -> Result<Vec<f64>, ParamError> {
         let default_text = default.iter().map(ToString::to_string).collect::<Vec<_>>().join(":");

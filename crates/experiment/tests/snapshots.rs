@@ -66,3 +66,11 @@ fn ci_pollux() {
     }
     check("pollux");
 }
+
+#[test]
+fn ci_rltune() {
+    if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
+        return;
+    }
+    check("rltune");
+}

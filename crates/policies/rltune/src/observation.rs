@@ -1,0 +1,154 @@
+//! The agent's view of the queue: up to 128 waiting jobs in arrival order, 7 features each, as
+//! `build_observation` of the authors' Philly environment computes them.
+
+use crate::network::{JOB_FEATURES, OBSERVATION, QUEUE_SLOTS};
+use crate::placement::{Ways, find_ways};
+use schedlab_core::{ClusterView, JobView, Time};
+
+/// The environment's cap on the normalised wait, `MAX_WAIT_TIME`: 12 hours.
+pub const MAX_WAIT_SECONDS: f64 = 12.0 * 3600.0;
+/// Values the environment keeps just below 1 (`1.0 - 1e-5`).
+const ALMOST_ONE: f64 = 1.0 - 1e-5;
+/// The environment's stand-in for zero (`1e-5`).
+const EPSILON: f64 = 1e-5;
+
+/// Choices the authors' environments make differently per trace.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PoolRules {
+    /// Jobs of more GPUs than this avoid nodes smaller than the pool's largest (Philly: jobs of
+    /// more than 4 GPUs use only the 8-GPU nodes, `Cluster_philly.get_allocation_options`).
+    pub small_node_limit: u32,
+    /// The fragmentation feature divides partially used nodes by every node of the pool
+    /// (`true`, Philly) or by the nodes with a free GPU (`false`, Helios).
+    pub fragmentation_over_all_nodes: bool,
+}
+
+impl Default for PoolRules {
+    fn default() -> PoolRules {
+        PoolRules { small_node_limit: 4, fragmentation_over_all_nodes: true }
+    }
+}
+
+/// The ways to place `job` now: each capacity class of the nodes it may use is one pool of the
+/// authors' placement, and their tiers are merged. Tier 2 only for jobs of more than one GPU.
+pub fn placement_ways(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> Ways {
+    let spec = cluster.spec();
+    let mut capacities: Vec<u32> =
+        spec.nodes().iter().filter(|node| node.gpus > 0 && job.may_use(node)).map(|node| node.gpus).collect();
+    capacities.sort_unstable();
+    capacities.dedup();
+    let largest = capacities.last().copied().unwrap_or(0);
+    let mut ways = Ways::default();
+    for &capacity in &capacities {
+        if capacity < largest && job.gpus > rules.small_node_limit {
+            continue;
+        }
+        let free: Vec<(usize, u32)> = spec
+            .nodes()
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.gpus == capacity && job.may_use(node))
+            .map(|(index, _)| (index, cluster.free_gpus(schedlab_core::NodeId(index as u32))))
+            .filter(|&(_, free)| free > 0)
+            .collect();
+        ways.merge(find_ways(&free, job.gpus, capacity, job.gpus > 1));
+    }
+    ways
+}
+
+/// Pool-wide numbers for one job: free GPUs, capacity, fragmentation, largest node.
+struct PoolState {
+    free: u32,
+    capacity: u32,
+    fragmentation: f64,
+    largest_node: u32,
+}
+
+fn pool_state(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> PoolState {
+    let (mut free, mut capacity, mut partial, mut nodes, mut nodes_with_free, mut largest_node) = (0, 0, 0, 0, 0, 0);
+    for (index, node) in cluster.spec().nodes().iter().enumerate() {
+        if node.gpus == 0 || !job.may_use(node) {
+            continue;
+        }
+        let node_free = cluster.free_gpus(schedlab_core::NodeId(index as u32));
+        free += node_free;
+        capacity += node.gpus;
+        nodes += 1;
+        largest_node = largest_node.max(node.gpus);
+        if node_free > 0 {
+            nodes_with_free += 1;
+            if node_free < node.gpus {
+                partial += 1;
+            }
+        }
+    }
+    let denominator = if rules.fragmentation_over_all_nodes { nodes } else { nodes_with_free };
+    PoolState { free, capacity, fragmentation: partial as f64 / f64::max(denominator as f64, EPSILON), largest_node }
+}
+
+/// Two jobs share a pool when they may use the same nodes (same pool and GPU types).
+fn same_pool(a: &JobView, b: &JobView) -> bool {
+    a.pool == b.pool && a.feasible_types == b.feasible_types
+}
+
+/// The observation of the first [`QUEUE_SLOTS`] jobs of `visible` (already in the agent's order)
+/// and the mask of occupied slots.
+pub struct Observation {
+    /// `QUEUE_SLOTS * JOB_FEATURES` features; empty slots hold `[0, 1, 1, 1, 1, 1, 0]`.
+    pub features: Vec<f32>,
+    /// True for occupied slots.
+    pub mask: Vec<bool>,
+}
+
+/// Builds the observation of `visible` (at most [`QUEUE_SLOTS`] jobs are used).
+pub fn observe(now: Time, cluster: &ClusterView, visible: &[&JobView], rules: &PoolRules) -> Observation {
+    let visible = &visible[..visible.len().min(QUEUE_SLOTS)];
+    let mut features = Vec::with_capacity(OBSERVATION);
+    let mut mask = vec![false; QUEUE_SLOTS];
+    // Ways depend only on the job's pool and size while the cluster is fixed (the authors cache
+    // them by size).
+    let mut cache: Vec<(&JobView, (u32, bool))> = Vec::new();
+    for (slot, job) in visible.iter().enumerate() {
+        mask[slot] = true;
+        let pool = pool_state(cluster, job, rules);
+        let demand: u32 = visible.iter().filter(|other| same_pool(job, other)).map(|other| other.gpus).sum();
+        let future_demand = f64::from(demand) - f64::from(job.gpus);
+        let (num_ways, can_start) =
+            match cache.iter().find(|(other, _)| same_pool(job, other) && other.gpus == job.gpus) {
+                Some(&(_, found)) => found,
+                None => {
+                    let ways = placement_ways(cluster, job, rules);
+                    let found = (ways.count(), !ways.tier1.is_empty());
+                    cache.push((job, found));
+                    found
+                }
+            };
+        let wait = (now.secs() - job.arrival.secs()).max(0.0);
+        let gpus = f64::from(job.gpus);
+        let free = f64::from(pool.free);
+        let total = f64::from(pool.capacity);
+        let can_start_now = match (can_start, num_ways >= 2) {
+            (true, true) => ALMOST_ONE * 1.5,
+            (true, false) => ALMOST_ONE,
+            (false, _) => EPSILON,
+        };
+        let ways_feature = if num_ways > 0 { (f64::from(num_ways) / 3.0).min(ALMOST_ONE) } else { EPSILON };
+        let supply = ((gpus / free.max(EPSILON)) / total.max(1.0)).min(ALMOST_ONE);
+        let near_future = ((free - gpus) - future_demand + total) / (2.0 * total + EPSILON);
+        let row = [
+            (wait / MAX_WAIT_SECONDS).min(ALMOST_ONE),
+            (gpus / f64::from(pool.largest_node.max(1))).min(ALMOST_ONE),
+            supply,
+            near_future.clamp(0.0, ALMOST_ONE),
+            pool.fragmentation,
+            ways_feature,
+            can_start_now,
+        ];
+        features.extend(row.iter().map(|&v| v as f32));
+    }
+    for _ in visible.len()..QUEUE_SLOTS {
+        features.extend_from_slice(&[0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
+    }
+    debug_assert_eq!(features.len(), QUEUE_SLOTS * JOB_FEATURES);
+    Observation { features, mask }
+}

@@ -1,0 +1,128 @@
+//! The policies of this crate, as the zoo lists them.
+
+use crate::network::Agent;
+use crate::observation::PoolRules;
+use crate::policy::{Chooser, Order, RlTune};
+use schedlab_core::{ParamError, ParamReader, PolicyEntry, PolicyEnv, ready, recipe};
+use std::sync::Arc;
+
+/// Weights shipped with schedlab (`weights/*.json`, each with its training manifest beside it).
+pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[("philly", include_str!("../weights/philly.json"))];
+
+/// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
+/// `philly@<digest>` in policy names, so that new weights make new run identities.
+pub fn digest(text: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(text.as_bytes()).iter().take(4).map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Where the agent's weights come from.
+enum Weights {
+    Builtin(&'static str),
+    File(String),
+}
+
+/// What `rltune[...]` reads before its weights are loaded.
+struct AgentRecipe {
+    name: String,
+    weights: Weights,
+    sample: bool,
+    rules: PoolRules,
+}
+
+fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
+    let given = reader.choice_text("weights", "philly")?;
+    let weights = if given.ends_with(".json") {
+        // A data file: its contents are hashed into the runs' identity.
+        reader.declare_file(&given);
+        Weights::File(given)
+    } else {
+        let (name, asked) = match given.split_once('@') {
+            Some((name, asked)) => (name, Some(asked)),
+            None => (given.as_str(), None),
+        };
+        let error = |message: String| ParamError { policy: reader.name(), message };
+        let Some(&(name, text)) = BUILTIN_WEIGHTS.iter().find(|(known, _)| *known == name) else {
+            let known: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(known, _)| *known).collect();
+            return Err(error(format!(
+                "parameter 'weights': expected a built-in name ({}) or a .json file, got '{given}'",
+                known.join(", ")
+            )));
+        };
+        let actual = digest(text);
+        if let Some(asked) = asked.filter(|asked| *asked != actual) {
+            return Err(error(format!(
+                "parameter 'weights': built-in '{name}' has digest {actual} in this build, not {asked}; use 'weights={name}' (runs stored under the old weights are not reused)"
+            )));
+        }
+        reader.pin("weights", format!("{name}@{actual}"));
+        Weights::Builtin(text)
+    };
+    let sample = reader.choice("action", "sample", &["sample", "greedy"])? == "sample";
+    let rules = RlTune::read_rules(reader)?;
+    Ok(AgentRecipe { name: reader.name(), weights, sample, rules })
+}
+
+fn build_agent(recipe: AgentRecipe, env: &PolicyEnv) -> Result<RlTune, ParamError> {
+    let error = |message: String| ParamError { policy: recipe.name.clone(), message };
+    let agent = match &recipe.weights {
+        Weights::Builtin(text) => Arc::new(Agent::from_json(text).map_err(error)?),
+        Weights::File(path) => env
+            .shared(path, |path| {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                Agent::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+            })
+            .map_err(error)?,
+    };
+    let chooser = Chooser::Agent { agent: Arc::clone(&agent), sample: recipe.sample };
+    Ok(RlTune::new(recipe.name, chooser, recipe.rules, false))
+}
+
+fn read_order(order: Order) -> impl Fn(&mut ParamReader<'_>) -> Result<RlTune, ParamError> {
+    move |reader| {
+        let rules = RlTune::read_rules(reader)?;
+        let wait_as_code =
+            if matches!(order, Order::Wfp | Order::Uni) { reader.bool("wait_as_code", false)? } else { false };
+        Ok(RlTune::new(reader.name(), Chooser::Order(order), rules, wait_as_code))
+    }
+}
+
+/// The RLTune agent and its baselines.
+pub const POLICIES: &[PolicyEntry] = &[
+    PolicyEntry {
+        name: "rltune",
+        description: "RLTune: a PPO-trained kernel network picks the next job from the first 128 waiting; tiered consolidated placement; no backfill",
+        oracle: false,
+        make: |params, env| recipe(params, env, read_agent, build_agent),
+    },
+    PolicyEntry {
+        name: "rltune-fcfs",
+        description: "RLTune's environment with first-come first-served order (its training baseline); no backfill",
+        oracle: false,
+        make: |params, env| recipe(params, env, read_order(Order::Fcfs), ready),
+    },
+    PolicyEntry {
+        name: "rltune-sjf",
+        description: "RLTune's environment, shortest true run time first (ORACLE); no backfill",
+        oracle: true,
+        make: |params, env| recipe(params, env, read_order(Order::Sjf), ready),
+    },
+    PolicyEntry {
+        name: "rltune-f1",
+        description: "RLTune's environment, F1 order log10(r)*n + 870*log10(s) with true run times (ORACLE); no backfill",
+        oracle: true,
+        make: |params, env| recipe(params, env, read_order(Order::F1), ready),
+    },
+    PolicyEntry {
+        name: "rltune-wfp",
+        description: "RLTune's environment, WFP order -(wait/r)^3*n with true run times (ORACLE); no backfill",
+        oracle: true,
+        make: |params, env| recipe(params, env, read_order(Order::Wfp), ready),
+    },
+    PolicyEntry {
+        name: "rltune-uni",
+        description: "RLTune's environment, UNI order -wait/(log2(n)*r) with true run times (ORACLE); no backfill",
+        oracle: true,
+        make: |params, env| recipe(params, env, read_order(Order::Uni), ready),
+    },
+];

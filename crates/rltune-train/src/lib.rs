@@ -1,0 +1,243 @@
+//! Trains RLTune's agent with PPO as the authors' `philly_train_v2.py` does: episodes are windows
+//! of 256 consecutive jobs starting at a random index below `batch_job_slice`; the agent acts
+//! in schedlab's engine through [`RlTune`]; the only reward comes at the episode's end,
+//! `(base - rl) / max(base, rl, 1)` on mean bounded slowdown against the FCFS run of the same
+//! window; advantages are GAE(gamma, lambda) normalised over the epoch; the policy takes up to
+//! 80 Adam steps (stopping early once the approximate KL exceeds 1.5 x 0.01) and the value
+//! network 80.
+//!
+//! Rollouts run in parallel (each episode's window and seed are drawn first, results are kept in
+//! episode order); the update runs on one thread. So a seed gives the same weights, byte for
+//! byte, on any number of threads.
+
+mod ppo;
+
+pub use ppo::{Batch, Learner, ppo_update};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use schedlab_cluster::PerfModel;
+use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
+use schedlab_policies_rltune::network::{Agent, Mlp};
+use schedlab_policies_rltune::observation::PoolRules;
+use schedlab_policies_rltune::{Chooser, Order, RlTune, Step};
+use schedlab_sim::SimConfig;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Training settings; defaults are the authors' (`philly_train_v2.py` and its argument parser).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    /// Seed of everything random: weight initialisation, windows, action draws.
+    pub seed: u64,
+    /// PPO epochs (the paper: 100).
+    pub epochs: usize,
+    /// Episodes per epoch (`--trajs`, 100).
+    pub trajectories: usize,
+    /// Jobs per episode (`JOB_SEQUENCE_SIZE`, 256).
+    pub window: usize,
+    /// Episodes start below this job index (`--batch_job_slice`, 10000); the rest of the
+    /// workload is held out for evaluation.
+    pub batch_job_slice: usize,
+    /// Discount (`--gamma`, 1).
+    pub gamma: f64,
+    /// GAE lambda (0.97).
+    pub lambda: f64,
+    /// PPO clip ratio (0.2).
+    pub clip_ratio: f64,
+    /// Policy learning rate (3e-4).
+    pub pi_lr: f64,
+    /// Value learning rate (1e-3).
+    pub vf_lr: f64,
+    /// Policy steps per epoch at most (80).
+    pub pi_iters: usize,
+    /// Value steps per epoch (80).
+    pub v_iters: usize,
+    /// Target KL; the policy stops once the KL exceeds 1.5 times this (0.01).
+    pub target_kl: f64,
+    /// Pool rules of the environment (see [`PoolRules`]).
+    #[serde(skip)]
+    pub rules: PoolRules,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            seed: 0,
+            epochs: 100,
+            trajectories: 100,
+            window: 256,
+            batch_job_slice: 10_000,
+            gamma: 1.0,
+            lambda: 0.97,
+            clip_ratio: 0.2,
+            pi_lr: 3e-4,
+            vf_lr: 1e-3,
+            pi_iters: 80,
+            v_iters: 80,
+            target_kl: 0.01,
+            rules: PoolRules::default(),
+        }
+    }
+}
+
+/// What one epoch did (the learning curve).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpochLog {
+    /// Epoch number, from 0.
+    pub epoch: usize,
+    /// Mean episode reward.
+    pub mean_reward: f64,
+    /// Mean bounded slowdown of the agent's episodes.
+    pub mean_rl_bsld: f64,
+    /// Mean bounded slowdown of FCFS on the same windows.
+    pub mean_base_bsld: f64,
+    /// Decisions collected.
+    pub steps: usize,
+    /// Policy steps taken before the KL stop.
+    pub pi_steps: usize,
+    /// Approximate KL after the update.
+    pub kl: f64,
+    /// Value loss before the update.
+    pub loss_v: f64,
+}
+
+/// One episode's window: jobs `start..start + window` of the workload, rebased to start at 0.
+pub fn window(jobs: &[JobSpec], start: usize, len: usize) -> Vec<JobSpec> {
+    let origin = jobs[start].arrival;
+    jobs[start..start + len]
+        .iter()
+        .enumerate()
+        .map(|(index, job)| {
+            let mut job = job.clone();
+            job.id = JobId(index as u32);
+            job.arrival = Time::from_secs(job.arrival.secs() - origin.secs());
+            job
+        })
+        .collect()
+}
+
+/// The environment an agent trains in.
+pub struct Environment<'a> {
+    /// The cluster.
+    pub cluster: Arc<ClusterSpec>,
+    /// The whole workload (sorted, ids = positions).
+    pub jobs: &'a [JobSpec],
+    /// Ground truth.
+    pub perf: &'a dyn PerfModel,
+}
+
+/// One finished episode.
+pub struct Episode {
+    /// The agent's decisions.
+    pub steps: Vec<Step>,
+    /// The reward at the end.
+    pub reward: f64,
+    /// Mean bounded slowdown under the agent.
+    pub rl_bsld: f64,
+    /// Mean bounded slowdown under FCFS.
+    pub base_bsld: f64,
+}
+
+impl Environment<'_> {
+    /// Runs `chooser` on jobs `start..start + len`; returns its mean bounded slowdown and the
+    /// agent's recorded steps.
+    pub fn run(
+        &self,
+        chooser: Chooser,
+        rules: PoolRules,
+        start: usize,
+        len: usize,
+        seed: u64,
+    ) -> Result<(f64, Vec<Step>), String> {
+        let jobs = window(self.jobs, start, len);
+        let mut policy = RlTune::new("rltune-train".to_string(), chooser, rules, false);
+        policy.record = Some(Vec::new());
+        let config = SimConfig { seed, check_invariants: false, ..SimConfig::default() };
+        let result = schedlab_sim::run(self.cluster.clone(), &jobs, self.perf, &mut policy, &config)
+            .map_err(|error| format!("window {start}..{}: {error}", start + len))?;
+        Ok((result.metrics.avg_bounded_slowdown, policy.record.take().unwrap_or_default()))
+    }
+
+    /// One training episode: FCFS, then the sampling agent, on the same window.
+    pub fn episode(
+        &self,
+        agent: &Arc<Agent>,
+        rules: PoolRules,
+        start: usize,
+        len: usize,
+        seed: u64,
+    ) -> Result<Episode, String> {
+        let (base, _) = self.run(Chooser::Order(Order::Fcfs), rules, start, len, seed)?;
+        let (rl, steps) =
+            self.run(Chooser::Agent { agent: Arc::clone(agent), sample: true }, rules, start, len, seed)?;
+        let reward = (base - rl) / base.max(rl).max(1.0);
+        Ok(Episode { steps, reward, rl_bsld: rl, base_bsld: base })
+    }
+}
+
+/// Glorot-uniform weights and zero biases (TensorFlow 1's `tf.layers.dense` defaults).
+pub fn glorot(widths: &[usize], rng: &mut ChaCha8Rng) -> Mlp {
+    let mut mlp = Mlp::zeros(widths);
+    for layer in &mut mlp.layers {
+        let limit = (6.0 / (layer.inputs + layer.outputs) as f64).sqrt();
+        for w in &mut layer.w {
+            *w = ((rng.random::<f64>() * 2.0 - 1.0) * limit) as f32;
+        }
+    }
+    mlp
+}
+
+/// Trains an agent; `progress` hears of every epoch. Returns the agent and its learning curve.
+pub fn train(
+    env: &Environment<'_>,
+    config: &TrainConfig,
+    mut progress: impl FnMut(&EpochLog),
+) -> Result<(Agent, Vec<EpochLog>), String> {
+    let slice = config.batch_job_slice.min(env.jobs.len());
+    // The authors draw starts with np_random.randint(window, slice - window - 1).
+    if slice < 2 * config.window + 2 {
+        return Err(format!(
+            "training needs at least {} jobs below batch_job_slice (2 windows of {} plus 2); the workload has {} and the slice is {}",
+            2 * config.window + 2,
+            config.window,
+            env.jobs.len(),
+            config.batch_job_slice
+        ));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let init = Agent {
+        actor: glorot(&schedlab_policies_rltune::network::ACTOR_LAYERS, &mut rng),
+        critic: glorot(&schedlab_policies_rltune::network::CRITIC_LAYERS, &mut rng),
+    };
+    let mut learner = Learner::new(&init, config);
+    let mut agent = Arc::new(init);
+    let mut curve = Vec::with_capacity(config.epochs);
+    for epoch in 0..config.epochs {
+        let draws: Vec<(usize, u64)> = (0..config.trajectories)
+            .map(|_| (rng.random_range(config.window..slice - config.window - 1), rng.random::<u64>()))
+            .collect();
+        let episodes: Vec<Episode> = draws
+            .par_iter()
+            .map(|&(start, seed)| env.episode(&agent, config.rules, start, config.window, seed))
+            .collect::<Result<_, _>>()?;
+        let batch = Batch::from_episodes(&episodes, &agent, config.gamma, config.lambda);
+        let stats = ppo_update(&mut learner, &batch, config);
+        agent = Arc::new(learner.export());
+        let n = episodes.len() as f64;
+        let log = EpochLog {
+            epoch,
+            mean_reward: episodes.iter().map(|e| e.reward).sum::<f64>() / n,
+            mean_rl_bsld: episodes.iter().map(|e| e.rl_bsld).sum::<f64>() / n,
+            mean_base_bsld: episodes.iter().map(|e| e.base_bsld).sum::<f64>() / n,
+            steps: batch.len(),
+            pi_steps: stats.pi_steps,
+            kl: stats.kl,
+            loss_v: stats.loss_v,
+        };
+        progress(&log);
+        curve.push(log);
+    }
+    Ok((Arc::try_unwrap(agent).unwrap_or_else(|shared| (*shared).clone()), curve))
+}

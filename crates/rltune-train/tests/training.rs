@@ -1,0 +1,71 @@
+//! A tiny training budget, end to end: the same seed gives the same weights, and the weights
+//! load as the policy's.
+
+use schedlab_cluster::TraceDuration;
+use schedlab_core::{ClusterSpec, GpuTypeId, JobId, JobSpec, Node, Time};
+use schedlab_policies_rltune::network::Agent;
+use schedlab_rltune_train::{Environment, TrainConfig, train};
+use std::sync::Arc;
+
+fn philly() -> Arc<ClusterSpec> {
+    let nodes = (0..36)
+        .map(|index| Node {
+            name: format!("n{index}"),
+            gpu_type: GpuTypeId(0),
+            gpus: if index < 16 { 2 } else { 8 },
+            cpus: None,
+            mem_gib: None,
+            group: None,
+        })
+        .collect();
+    Arc::new(ClusterSpec::new(vec!["p100".to_string()], nodes).unwrap())
+}
+
+fn workload() -> Vec<JobSpec> {
+    (0..200)
+        .map(|index| {
+            let gpus = [1, 2, 4, 8, 16, 32, 1, 1][index % 8];
+            let duration = 300.0 + ((index * 7919) % 5000) as f64;
+            JobSpec::new(JobId(index as u32), Time::from_secs(index as f64 * 20.0), gpus, "rigid", duration)
+        })
+        .collect()
+}
+
+fn tiny(seed: u64) -> TrainConfig {
+    TrainConfig {
+        seed,
+        epochs: 2,
+        trajectories: 3,
+        window: 32,
+        batch_job_slice: 200,
+        pi_iters: 5,
+        v_iters: 5,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_weights_on_any_thread_count() {
+    let jobs = workload();
+    let perf = TraceDuration::uniform();
+    let env = Environment { cluster: philly(), jobs: &jobs, perf: &perf };
+    let (a, curve) = train(&env, &tiny(3), |_| {}).unwrap();
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (b, _) = one_thread.install(|| train(&env, &tiny(3), |_| {})).unwrap();
+    assert_eq!(a.to_json(), b.to_json());
+    assert_eq!(curve.len(), 2);
+    assert!(curve.iter().all(|epoch| epoch.steps >= 3 * 32 && epoch.pi_steps >= 1));
+    // The update moved the weights, and they load as a policy's weights.
+    let (c, _) = train(&env, &tiny(4), |_| {}).unwrap();
+    assert_ne!(a.to_json(), c.to_json());
+    assert_eq!(Agent::from_json(&a.to_json()).unwrap(), a);
+}
+
+#[test]
+fn too_small_a_workload_is_refused_with_the_numbers() {
+    let jobs = workload();
+    let perf = TraceDuration::uniform();
+    let env = Environment { cluster: philly(), jobs: &jobs[..50], perf: &perf };
+    let error = train(&env, &tiny(0), |_| {}).err().unwrap();
+    assert!(error.contains("the workload has 50"), "{error}");
+}
