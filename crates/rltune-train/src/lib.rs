@@ -211,7 +211,7 @@ pub fn train(
         actor: glorot(&schedlab_policies_rltune::network::ACTOR_LAYERS, &mut rng),
         critic: glorot(&schedlab_policies_rltune::network::CRITIC_LAYERS, &mut rng),
     };
-    let mut learner = Learner::new(&init, config);
+    let mut learner = Learner::new(&init);
     let mut agent = Arc::new(init);
     let mut curve = Vec::with_capacity(config.epochs);
     for epoch in 0..config.epochs {

@@ -77,7 +77,7 @@ pub struct Learner {
 
 impl Learner {
     /// Starts from `agent` with Adam (TensorFlow's defaults: beta 0.9 and 0.999, epsilon 1e-8).
-    pub fn new(agent: &Agent, _config: &TrainConfig) -> Learner {
+    pub fn new(agent: &Agent) -> Learner {
         let device = Device::flex().autodiff();
         let adam = || AdamConfig::new().with_epsilon(1e-8).init();
         Learner {
@@ -213,7 +213,11 @@ pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) ->
             TensorData::new(batch.observations.clone(), [b, QUEUE_SLOTS, JOB_FEATURES]),
             device,
         ),
-        flat: Tensor::<2>::from_data(TensorData::new(batch.observations.clone(), [b, OBSERVATION]), device),
+        flat: Tensor::<3>::from_data(
+            TensorData::new(batch.observations.clone(), [b, QUEUE_SLOTS, JOB_FEATURES]),
+            device,
+        )
+        .reshape([b, OBSERVATION]),
         masks: Tensor::<2>::from_data(TensorData::new(batch.masks.clone(), [b, QUEUE_SLOTS]), device),
         actions: Tensor::<2, Int>::from_data(TensorData::new(batch.actions.clone(), [b, 1]), device),
         log_probs: Tensor::<1>::from_data(TensorData::new(batch.log_probs.clone(), [b]), device),
