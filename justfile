@@ -23,11 +23,14 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Criterion benchmarks: the engine (100k jobs, 2,816 GPUs), the trace loaders, one Pollux allocation.
+# Criterion benchmarks: the engine (100k jobs, 2,816 GPUs), the trace loaders, one Pollux
+# allocation, one RLTune decision and RLTune's placement MILP on every backend.
 bench:
     cargo bench -p schedlab-sim --bench engine
     cargo bench -p schedlab-trace --bench load
     cargo bench -p schedlab-policies-pollux --bench ga
+    cargo bench -p schedlab-policies-rltune --bench decision
+    cargo bench -p schedlab-policies-rltune --features highs,cbc --bench milp
 
 # Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite.
 new-policy NAME:

@@ -30,7 +30,11 @@ pub fn check(path: &Path) -> Result<()> {
 
 /// Names of the specs in `experiments/`.
 pub fn experiments() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir("experiments")
+    experiments_in(Path::new("experiments"))
+}
+
+fn experiments_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .filter_map(|entry| entry.ok())
@@ -40,12 +44,30 @@ pub fn experiments() -> Vec<String> {
     names
 }
 
-/// `schedlab reproduce NAME`: `experiments/NAME.yaml`, then every `experiments/NAME-*.yaml`.
-pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
-    let family: Vec<String> = experiments()
+/// Returns whether `dir/<experiment>.yaml` lists `name` in `also_in`. A spec that does not parse
+/// is in no other family (running it by its own name reports why).
+fn declares_family(dir: &Path, experiment: &str, name: &str) -> bool {
+    let path = dir.join(format!("{experiment}.yaml"));
+    std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| schedlab_experiment::ExperimentSpec::parse(&text, &path.display().to_string()).ok())
+        .is_some_and(|spec| spec.also_in.iter().any(|family| family == name))
+}
+
+/// The specs `reproduce NAME` runs, in name order: `NAME.yaml`, every `NAME-*.yaml`, and every
+/// spec that lists NAME in `also_in`.
+fn family(dir: &Path, name: &str) -> Vec<String> {
+    experiments_in(dir)
         .into_iter()
-        .filter(|experiment| *experiment == name || experiment.starts_with(&format!("{name}-")))
-        .collect();
+        .filter(|experiment| {
+            *experiment == name || experiment.starts_with(&format!("{name}-")) || declares_family(dir, experiment, name)
+        })
+        .collect()
+}
+
+/// `schedlab reproduce NAME`: see [`family`].
+pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
+    let family = family(Path::new("experiments"), name);
     if family.is_empty() {
         bail!(
             "no experiment '{name}': experiments/{name}.yaml does not exist; shipped experiments: {}",
@@ -124,7 +146,7 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
         let claims: Vec<serde_json::Value> = result
             .claims
             .iter()
-            .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds}))
+            .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds, "best_case": claim.best_case}))
             .collect();
         let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims});
         println!("{}", serde_json::to_string_pretty(&output)?);
@@ -149,4 +171,18 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
         bail!("{} published claims missed: {}", missed.len(), missed.join("; "));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_family_is_the_name_its_prefixed_specs_and_the_specs_that_list_it() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+        let philly = family(&dir, "philly");
+        assert_eq!(philly, vec!["philly", "philly-rltune"], "hadar-philly is Hadar's, not in `reproduce philly`");
+        assert_eq!(family(&dir, "rltune"), vec!["philly-rltune"]);
+        assert!(family(&dir, "no-such-name").is_empty());
+    }
 }

@@ -112,6 +112,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
         plots: Vec::new(),
         claims: Vec::new(),
         fairness_reference: None,
+        also_in: Vec::new(),
     })
 }
 

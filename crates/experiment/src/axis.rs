@@ -18,6 +18,9 @@ pub enum Axis {
     /// Trace files: each value replaces `{trace_index}` in the trace's path (Pollux's eight
     /// `workload-N.csv` per load).
     TraceIndex,
+    /// Evaluation episodes: each value selects a block of consecutive jobs through the
+    /// workload's `episode` transform (RLTune evaluates on windows of 256 jobs).
+    Episode,
 }
 
 /// The placeholder a trace path carries for [`Axis::TraceIndex`].
@@ -36,8 +39,8 @@ pub enum Applies {
 
 impl Axis {
     /// Every axis, in the order runs, keys and tables list them.
-    pub const ALL: [Axis; 5] =
-        [Axis::RatePerHour, Axis::Jobs, Axis::ScaleRate, Axis::RestartOverhead, Axis::TraceIndex];
+    pub const ALL: [Axis; 6] =
+        [Axis::RatePerHour, Axis::Jobs, Axis::ScaleRate, Axis::RestartOverhead, Axis::TraceIndex, Axis::Episode];
 
     /// The key in specs, run keys and files.
     pub fn name(self) -> &'static str {
@@ -47,6 +50,7 @@ impl Axis {
             Axis::ScaleRate => "scale_rate",
             Axis::RestartOverhead => "restart_overhead",
             Axis::TraceIndex => "trace_index",
+            Axis::Episode => "episode",
         }
     }
 
@@ -54,7 +58,7 @@ impl Axis {
     pub fn applies_to(self) -> Applies {
         match self {
             Axis::RatePerHour | Axis::Jobs => Applies::Generator,
-            Axis::ScaleRate | Axis::TraceIndex => Applies::Trace,
+            Axis::ScaleRate | Axis::TraceIndex | Axis::Episode => Applies::Trace,
             Axis::RestartOverhead => Applies::Any,
         }
     }
@@ -63,17 +67,25 @@ impl Axis {
     pub fn check(self, value: f64) -> Result<(), String> {
         let ok = match self {
             Axis::Jobs => value >= 1.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
-            Axis::TraceIndex => value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
+            Axis::TraceIndex | Axis::Episode => value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
             Axis::RatePerHour | Axis::ScaleRate => value.is_finite() && value > 0.0,
             Axis::RestartOverhead => value.is_finite() && value >= 0.0,
         };
         let expected = match self {
             Axis::Jobs => "a positive whole number",
-            Axis::TraceIndex => "a whole number",
+            Axis::TraceIndex | Axis::Episode => "a whole number",
             Axis::RatePerHour | Axis::ScaleRate => "a positive number",
             Axis::RestartOverhead => "a non-negative number of seconds",
         };
         if ok { Ok(()) } else { Err(format!("sweep: {}: expected {expected}, got {value}", self.name())) }
+    }
+}
+
+impl Axis {
+    /// Returns true for axes whose values are samples of one setting (trace files, episodes): a
+    /// claim that does not name the axis takes the mean over its values.
+    pub fn is_sample(self) -> bool {
+        matches!(self, Axis::TraceIndex | Axis::Episode)
     }
 }
 

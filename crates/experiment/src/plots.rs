@@ -444,6 +444,28 @@ pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -
     Ok(files)
 }
 
+/// Draws one line chart, `(name, points)` per line, to a PNG file (for tools outside
+/// experiments, such as a trainer's learning curve).
+pub fn line_chart_png(
+    path: &Path,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    lines: Vec<(String, Vec<(f64, f64)>)>,
+) -> Result<(), String> {
+    register_font();
+    let chart = Chart {
+        title: title.to_string(),
+        x_label: x_label.to_string(),
+        y_label: y_label.to_string(),
+        log_x: false,
+        series: numbered(lines),
+    };
+    let figure = Figure::single(String::new(), chart);
+    let root = BitMapBackend::new(path, figure.size()).into_drawing_area();
+    draw(&root, &figure).map_err(|error| format!("{}: {error}", path.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

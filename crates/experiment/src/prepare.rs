@@ -300,6 +300,13 @@ fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
     if let (Some(index), Some(trace)) = (point.get(Axis::TraceIndex), &mut workload.trace) {
         trace.path = trace_path(&trace.path, index);
     }
+    if let Some(index) = point.get(Axis::Episode) {
+        for transform in &mut workload.transforms {
+            if let Transform::Episode(episode) = transform {
+                episode.index = index as usize;
+            }
+        }
+    }
     if let Some(factor) = point.get(Axis::ScaleRate) {
         workload.transforms.push(Transform::ScaleRate(factor));
     }

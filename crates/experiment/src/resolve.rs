@@ -10,6 +10,7 @@ use crate::prepare::{Setup, SpecSource};
 use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, SimSection};
 use schedlab_core::DataDir;
 use schedlab_sim::MeasurementWindow;
+use schedlab_trace::Transform;
 use schedlab_trace::spec::GeneratorSpec;
 use schedlab_trace::spec::WorkloadSpec;
 use schedlab_trace::workload::Model;
@@ -75,12 +76,23 @@ pub struct Table {
 }
 
 /// What a claim's value is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ClaimTarget {
     /// The metric of one policy.
     Policy(String),
     /// The metric of the first policy divided by that of the second.
     Ratio(String, String),
+    /// The best `metric(policy) / metric(b)` over the baselines `against` and the sweep `points`.
+    BestRatio {
+        /// The numerator.
+        policy: String,
+        /// The denominators.
+        against: Vec<String>,
+        /// Smallest or largest.
+        best: crate::spec::Best,
+        /// Every sweep point compared (each the axes the claim's `at` leaves open, with a value).
+        points: Vec<Vec<(Axis, f64)>>,
+    },
 }
 
 /// A published claim, checked against the spec.
@@ -324,6 +336,14 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
             _ => {}
         }
     }
+    let episodes = workload.transforms.iter().filter(|transform| matches!(transform, Transform::Episode(_))).count();
+    match (episodes, spec.sweep.contains_key(&Axis::Episode)) {
+        (0, true) => {
+            return Err("sweep: episode selects blocks of jobs through an `episode: {jobs: N}` transform, and the workload has none".into());
+        }
+        (2.., _) => return Err("workload: give at most one episode transform".into()),
+        _ => {}
+    }
     if matches!(workload.model, Model::Applications) && !matches!(spec.perf, PerfSection::Pollux { .. }) {
         return Err(
             "workload: model applications takes each job's work from the perf model's applications; set perf: pollux"
@@ -449,14 +469,43 @@ fn resolve_claim(
     in_policies: &dyn Fn(&str) -> bool,
 ) -> Result<Claim, String> {
     let what = format!("claim '{}'", claim.text);
-    let target = match (&claim.policy, &claim.ratio) {
-        (Some(policy), None) => ClaimTarget::Policy(policy.clone()),
-        (None, Some([a, b])) => ClaimTarget::Ratio(a.clone(), b.clone()),
-        _ => return Err(format!("{what}: give exactly one of policy and ratio")),
+    // Axes a best-case claim ranges over: those its `at` does not name (trace files excepted,
+    // whose values are averaged as for every claim).
+    let open_axes: Vec<&(Axis, Vec<f64>)> =
+        axes.iter().filter(|(axis, _)| !axis.is_sample() && !claim.at.contains_key(axis)).collect();
+    let target = match (&claim.policy, &claim.ratio, &claim.best_ratio) {
+        (Some(policy), None, None) => ClaimTarget::Policy(policy.clone()),
+        (None, Some([a, b]), None) => ClaimTarget::Ratio(a.clone(), b.clone()),
+        (None, None, Some(best)) => {
+            if best.against.is_empty() {
+                return Err(format!("{what}: best_ratio.against lists no policy"));
+            }
+            let mut points: Vec<Vec<(Axis, f64)>> = vec![Vec::new()];
+            for (axis, values) in &open_axes {
+                points = points
+                    .into_iter()
+                    .flat_map(|point| {
+                        values.iter().map(move |value| {
+                            let mut point = point.clone();
+                            point.push((*axis, *value));
+                            point
+                        })
+                    })
+                    .collect();
+            }
+            ClaimTarget::BestRatio {
+                policy: best.policy.clone(),
+                against: best.against.clone(),
+                best: best.best,
+                points,
+            }
+        }
+        _ => return Err(format!("{what}: give exactly one of policy, ratio and best_ratio")),
     };
-    let named = match &target {
+    let named: Vec<&String> = match &target {
         ClaimTarget::Policy(policy) => vec![policy],
         ClaimTarget::Ratio(a, b) => vec![a, b],
+        ClaimTarget::BestRatio { policy, against, .. } => std::iter::once(policy).chain(against).collect(),
     };
     if let Some(name) = named.into_iter().find(|name| !in_policies(name)) {
         return Err(format!("{what}: policy '{name}' is not in policies"));
@@ -467,11 +516,13 @@ fn resolve_claim(
     if !(claim.expected.is_finite() && claim.tolerance.is_finite() && claim.tolerance >= 0.0) {
         return Err(format!("{what}: expected and tolerance must be finite, tolerance non-negative"));
     }
-    // An axis the claim does not name is fixed at its first value, except trace files: a claim
-    // about a set of workloads (Pollux's eight per load) is their mean.
+    // An axis the claim does not name is fixed at its first value, except sample axes (trace
+    // files, episodes): a claim about a set of workloads (Pollux's eight per load) is their mean.
+    let ranges = matches!(target, ClaimTarget::BestRatio { .. });
     let at = axes
         .iter()
-        .filter(|(axis, _)| *axis != Axis::TraceIndex || claim.at.contains_key(axis))
+        .filter(|(axis, _)| !axis.is_sample() || claim.at.contains_key(axis))
+        .filter(|(axis, _)| !ranges || claim.at.contains_key(axis))
         .map(|(axis, values)| (*axis, claim.at.get(axis).copied().unwrap_or(values[0])))
         .collect();
     Ok(Claim {

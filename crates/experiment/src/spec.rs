@@ -52,6 +52,11 @@ pub struct ExperimentSpec {
     /// The policy whose JCTs the `ftf_rho` metric divides by (one of `policies`).
     #[serde(default)]
     pub fairness_reference: Option<PolicyName>,
+    /// Other names `schedlab reproduce` runs this spec under, besides its own file name's
+    /// prefix (`philly-rltune.yaml` is in `reproduce philly` by name and in `reproduce rltune`
+    /// with `also_in: [rltune]`). Not part of any run's identity.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
 }
 
 fn default_seeds() -> Vec<u64> {
@@ -318,6 +323,10 @@ pub struct ClaimSpec {
     /// `[a, b]`: the claim is metric(a) / metric(b).
     #[serde(default)]
     pub ratio: Option<[String; 2]>,
+    /// A best case ("up to"): the smallest or largest metric(policy) / metric(b) over the listed
+    /// policies b and over every value of each sweep axis `at` does not name.
+    #[serde(default)]
+    pub best_ratio: Option<BestRatioSpec>,
     /// Sweep point, e.g. `{rate_per_hour: 5.2}`; empty for the first point.
     #[serde(default)]
     pub at: BTreeMap<Axis, f64>,
@@ -325,6 +334,28 @@ pub struct ClaimSpec {
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
     pub tolerance: f64,
+}
+
+/// A claim's best case over several baselines and sweep points.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BestRatioSpec {
+    /// The policy the claim is about (the numerator).
+    pub policy: String,
+    /// The baselines (each a denominator).
+    pub against: Vec<String>,
+    /// Whether the best case is the smallest ratio (`min`: a cut in JCT) or the largest (`max`).
+    pub best: Best,
+}
+
+/// Which end of a range is the best case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Best {
+    /// The smallest value.
+    Min,
+    /// The largest value.
+    Max,
 }
 
 impl ExperimentSpec {

@@ -66,3 +66,50 @@ fn finish_time_fairness_divides_each_jobs_jct_by_its_jct_under_the_reference() {
     assert_eq!(result.claims.len(), 1);
     assert!(result.claims[0].measured.is_some_and(f64::is_finite), "{:?}", result.claims[0]);
 }
+
+#[test]
+fn a_best_case_claim_takes_the_extreme_ratio_over_baselines_and_sweep_points() {
+    let dir = temp_dir("claims-best");
+    let baseline = run(SMALL, &dir, 2).unwrap();
+    let mean = |policy: &str, rate: f64| {
+        let values: Vec<f64> = baseline
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.policy == policy && outcome.point[0].1 == rate)
+            .map(|outcome| outcome.metrics.avg_jct / 3600.0)
+            .collect();
+        values.iter().sum::<f64>() / values.len() as f64
+    };
+    // Worked out over both rates and both baselines.
+    let mut ratios = Vec::new();
+    for rate in [0.5, 1.0] {
+        for against in ["fifo", "las"] {
+            ratios.push((mean("srtf", rate) / mean(against, rate), format!("vs {against} at rate_per_hour={rate}")));
+        }
+    }
+    let smallest = ratios.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap().clone();
+    let largest = ratios.iter().max_by(|a, b| a.0.total_cmp(&b.0)).unwrap().clone();
+    let claims = format!(
+        "claims:\n  - {{source: test, text: cut, metric: avg_jct_hours, best_ratio: {{policy: srtf, against: [fifo, las], best: min}}, expected: {}, tolerance: 0.001}}\n  \
+         - {{source: test, text: gain, metric: avg_jct_hours, best_ratio: {{policy: srtf, against: [fifo, las], best: max}}, expected: {}, tolerance: 0.001}}\n  \
+         - {{source: test, text: one rate, metric: avg_jct_hours, best_ratio: {{policy: srtf, against: [fifo, las], best: min}}, at: {{rate_per_hour: 0.5}}, expected: 1, tolerance: 100}}\n",
+        smallest.0, largest.0
+    );
+    let result = run(&format!("{SMALL}{claims}"), &dir, 2).unwrap();
+    assert_eq!(result.claims[0].measured, Some(smallest.0));
+    assert_eq!(result.claims[0].best_case.as_deref(), Some(smallest.1.as_str()));
+    assert_eq!(result.claims[1].measured, Some(largest.0));
+    assert!(result.claims[..2].iter().all(|claim| claim.holds));
+    let at_half = ratios[..2].iter().map(|(ratio, _)| *ratio).fold(f64::INFINITY, f64::min);
+    assert_eq!(result.claims[2].measured, Some(at_half));
+    let markdown = std::fs::read_to_string(dir.join("small/claims.md")).unwrap();
+    assert!(markdown.contains("smallest avg_jct_hours of srtf / any of fifo, las"), "{markdown}");
+    assert!(markdown.contains(&format!("({})", smallest.1)), "{markdown}");
+    // A baseline that is not in policies is refused at its claim.
+    let error = crate::common::parse(&format!(
+        "{SMALL}claims:\n  - {{source: test, text: bad, metric: avg_jct_hours, best_ratio: {{policy: srtf, against: [sjf], best: min}}, expected: 1, tolerance: 1}}\n"
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("policy 'sjf' is not in policies"), "{error}");
+}

@@ -241,3 +241,22 @@ pub fn train(
     }
     Ok((Arc::try_unwrap(agent).unwrap_or_else(|shared| (*shared).clone()), curve))
 }
+
+/// Draws the learning curve to a PNG: each epoch's mean reward and its trailing mean over 5
+/// epochs (a converged run levels off).
+pub fn plot_learning_curve(curve: &[EpochLog], path: &std::path::Path) -> Result<(), String> {
+    let rewards: Vec<(f64, f64)> = curve.iter().map(|epoch| (epoch.epoch as f64, epoch.mean_reward)).collect();
+    let smoothed: Vec<(f64, f64)> = (0..rewards.len())
+        .map(|index| {
+            let window = &rewards[index.saturating_sub(4)..=index];
+            (rewards[index].0, window.iter().map(|&(_, reward)| reward).sum::<f64>() / window.len() as f64)
+        })
+        .collect();
+    schedlab_experiment::plots::line_chart_png(
+        path,
+        "RLTune training: reward (FCFS bsld - agent bsld) / max",
+        "epoch",
+        "mean episode reward",
+        vec![("per epoch".to_string(), rewards), ("mean of the last 5 epochs".to_string(), smoothed)],
+    )
+}

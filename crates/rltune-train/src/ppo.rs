@@ -254,3 +254,67 @@ pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) ->
     learner.critic = Some(critic);
     UpdateStats { pi_steps, kl, loss_v }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_policies_rltune::network::{ACTOR_LAYERS, CRITIC_LAYERS};
+
+    /// An MLP whose output is `theta * x[input]` for non-negative inputs: the first hidden unit
+    /// of every layer carries `x[input]` through the ReLUs; `theta` is the last layer's first weight.
+    fn chain(widths: &[usize], input: usize, theta: f32) -> Mlp {
+        let mut mlp = Mlp::zeros(widths);
+        let last = mlp.layers.len() - 1;
+        for (index, layer) in mlp.layers.iter_mut().enumerate() {
+            let row = if index == 0 { input } else { 0 };
+            layer.w[row * layer.outputs] = if index == last { theta } else { 1.0 };
+        }
+        mlp
+    }
+
+    #[test]
+    fn one_ppo_step_on_a_tiny_batch_matches_the_hand_computed_gradient_and_adam_step() {
+        // Actor score = theta * feature 0 of the slot; critic value = phi * observation[0]
+        // (feature 0 of slot 0); theta = phi = 0.
+        let agent = Agent { actor: chain(&ACTOR_LAYERS, 0, 0.0), critic: chain(&CRITIC_LAYERS, 0, 0.0) };
+        let mut learner = Learner::new(&agent);
+        // Two decisions over two occupied slots. Feature 0: [1, 0] then [0.5, 0]. The first takes
+        // slot 0 with advantage +1 and return 1; the second slot 1 with advantage -1 and return 0.
+        let mut observations = vec![0.0f32; 2 * OBSERVATION];
+        observations[0] = 1.0;
+        observations[OBSERVATION] = 0.5;
+        let mut masks = vec![0.0f32; 2 * QUEUE_SLOTS];
+        masks[..2].copy_from_slice(&[1.0, 1.0]);
+        masks[QUEUE_SLOTS..QUEUE_SLOTS + 2].copy_from_slice(&[1.0, 1.0]);
+        let uniform = 0.5f32.ln();
+        let batch = Batch {
+            observations,
+            masks,
+            actions: vec![0, 1],
+            log_probs: vec![uniform, uniform],
+            advantages: vec![1.0, -1.0],
+            returns: vec![1.0, 0.0],
+        };
+        let config = TrainConfig { pi_iters: 1, v_iters: 1, ..TrainConfig::default() };
+        let stats = ppo_update(&mut learner, &batch, &config);
+        // By hand. At theta = 0 the policy is uniform over the two slots, the ratio is 1 (inside
+        // the clip range), and d log p / d theta = x_a - mean(x): 1 - 0.5 = 0.5 for the first
+        // decision, 0 - 0.25 = -0.25 for the second. The loss -mean(ratio * A) has gradient
+        // -(0.5 * 1 + (-0.25) * (-1)) / 2 = -0.375.
+        // The value loss mean((R - phi x)^2) is (1 + 0) / 2 = 0.5 with gradient
+        // mean(-2 (R - v) x) = (-2 * 1 * 1 - 2 * 0 * 0.5) / 2 = -1.
+        // Adam's first step (bias-corrected m = g, v = g^2) moves by -lr * g / (|g| + 1e-8).
+        let step = |lr: f64, g: f64| -lr * g / (g.abs() + 1e-8);
+        let trained = learner.export();
+        let theta = f64::from(trained.actor.layers[3].w[0]);
+        let phi = f64::from(trained.critic.layers[3].w[0]);
+        assert!((theta - step(3e-4, -0.375)).abs() < 1e-9, "theta {theta}");
+        assert!((phi - step(1e-3, -1.0)).abs() < 1e-9, "phi {phi}");
+        assert_eq!(stats.pi_steps, 1);
+        assert!((stats.loss_v - 0.5).abs() < 1e-7, "loss_v {}", stats.loss_v);
+        // The KL after the step: mean(log p_old - log p_new) with theta' = 3e-4, worked out.
+        let log_p = |x: [f64; 2], a: usize| theta * x[a] - ((theta * x[0]).exp() + (theta * x[1]).exp()).ln();
+        let kl = ((0.5f64.ln() - log_p([1.0, 0.0], 0)) + (0.5f64.ln() - log_p([0.5, 0.0], 1))) / 2.0;
+        assert!((stats.kl - kl).abs() < 1e-6, "kl {} vs {kl}", stats.kl);
+    }
+}

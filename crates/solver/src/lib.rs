@@ -1,7 +1,7 @@
 //! Linear programs for scheduling policies, solved through [good_lp](https://docs.rs/good_lp).
 //!
-//! A policy builds a [`LinearProgram`] (bounded variables, a linear objective, linear
-//! constraints) and calls [`solve`] with a [`Backend`]. Every solve checks the status: anything
+//! A policy builds a [`LinearProgram`] (bounded variables, continuous or integer, a linear
+//! objective, linear constraints: an LP or a MILP) and calls [`solve`] with a [`Backend`]. Every solve checks the status: anything
 //! but optimal is a [`SolverError`] naming the problem, its size and the backend (Gavel only
 //! prints a warning and goes on). Each solve reports [`SolveStats`]: sizes and the time spent
 //! building and solving, for the run's metrics.
@@ -109,6 +109,7 @@ pub struct LinearProgram {
     name: String,
     sense: Sense,
     bounds: Vec<(f64, f64)>,
+    integer: Vec<bool>,
     objective: Vec<(Var, f64)>,
     constraints: Vec<Constraint>,
 }
@@ -119,13 +120,34 @@ type Constraint = (Vec<(Var, f64)>, Comparison, f64);
 impl LinearProgram {
     /// Returns an empty program; `name` identifies it in errors (e.g. `max-min fairness`).
     pub fn new(name: impl Into<String>, sense: Sense) -> LinearProgram {
-        LinearProgram { name: name.into(), sense, bounds: Vec::new(), objective: Vec::new(), constraints: Vec::new() }
+        LinearProgram {
+            name: name.into(),
+            sense,
+            bounds: Vec::new(),
+            integer: Vec::new(),
+            objective: Vec::new(),
+            constraints: Vec::new(),
+        }
     }
 
-    /// Adds a variable with bounds `lower..=upper` (use infinities for free sides).
+    /// Adds a continuous variable with bounds `lower..=upper` (use infinities for free sides).
     pub fn variable(&mut self, lower: f64, upper: f64) -> Var {
         self.bounds.push((lower, upper));
+        self.integer.push(false);
         Var(self.bounds.len() - 1)
+    }
+
+    /// Adds an integer variable with bounds `lower..=upper` (a binary one is `0..=1`); the
+    /// program becomes a MILP, solved by branch and bound.
+    pub fn integer_variable(&mut self, lower: f64, upper: f64) -> Var {
+        self.bounds.push((lower, upper));
+        self.integer.push(true);
+        Var(self.bounds.len() - 1)
+    }
+
+    /// Returns the number of integer variables.
+    pub fn integer_variables(&self) -> usize {
+        self.integer.iter().filter(|&&integer| integer).count()
     }
 
     /// Adds `coefficient x var` to the objective.
@@ -237,8 +259,12 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
     let vars: Vec<good_lp::Variable> = program
         .bounds
         .iter()
-        .map(|&(lower, upper)| {
+        .zip(&program.integer)
+        .map(|(&(lower, upper), &integer)| {
             let mut definition = variable();
+            if integer {
+                definition = definition.integer();
+            }
             if lower.is_finite() {
                 definition = definition.min(lower);
             }
@@ -323,6 +349,26 @@ mod tests {
             assert!((solution.objective - 7.0).abs() < 1e-9, "{backend}");
             assert_eq!((solution.stats.variables, solution.stats.constraints), (2, 2));
             assert_eq!(solution.stats.backend, backend);
+        }
+    }
+
+    #[test]
+    fn solves_a_small_milp_to_its_hand_computed_integer_optimum() {
+        // Maximise 5x + 4y with 6x + 4y <= 24, x + 2y <= 6, x and y integers >= 0. The LP
+        // optimum is fractional (x = 3, y = 1.5, value 21); among the integer points (4, 0) gives
+        // 20, (3, 1) 19 and (2, 2) 18, so (4, 0) is the unique optimum.
+        let mut lp = LinearProgram::new("knapsack", Sense::Maximize);
+        let x = lp.integer_variable(0.0, f64::INFINITY);
+        let y = lp.integer_variable(0.0, f64::INFINITY);
+        lp.objective(x, 5.0);
+        lp.objective(y, 4.0);
+        lp.constraint(vec![(x, 6.0), (y, 4.0)], Comparison::AtMost, 24.0);
+        lp.constraint(vec![(x, 1.0), (y, 2.0)], Comparison::AtMost, 6.0);
+        assert_eq!(lp.integer_variables(), 2);
+        for backend in Backend::available() {
+            let solution = solve(&lp, backend).unwrap();
+            assert!((solution.objective - 20.0).abs() < 1e-6, "{backend}: {}", solution.objective);
+            assert!((solution.value(x) - 4.0).abs() < 1e-6 && solution.value(y).abs() < 1e-6, "{backend}");
         }
     }
 

@@ -26,4 +26,4 @@ pub mod workload;
 pub use error::TraceError;
 pub use formats::TraceFormat;
 pub use job::{Clock, LoadSummary, Sym, Symbols, Trace, TraceJob};
-pub use transform::Transform;
+pub use transform::{Episode, Transform};

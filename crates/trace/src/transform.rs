@@ -27,6 +27,9 @@ pub enum Transform {
     First(usize),
     /// Keeps a seeded random subset, in the current order.
     Sample(Sample),
+    /// Keeps the `index`-th block of `jobs` consecutive jobs in the current order (RLTune's
+    /// evaluation episodes; the `episode` sweep axis sets `index`).
+    Episode(Episode),
     /// Divides inter-arrival times by this factor (2.0 doubles the arrival rate).
     ScaleRate(f64),
 }
@@ -80,6 +83,17 @@ pub struct Sample {
     pub fraction: Option<f64>,
     /// Seed of the sampler (ChaCha8).
     pub seed: u64,
+}
+
+/// Parameters of [`Transform::Episode`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Episode {
+    /// Jobs per episode.
+    pub jobs: usize,
+    /// Which episode: jobs `[index * jobs, (index + 1) * jobs)`.
+    #[serde(default)]
+    pub index: usize,
 }
 
 /// What one transform did.
@@ -177,6 +191,25 @@ impl Transform {
                     .retain(|job| from.is_none_or(|from| job.submit >= from) && to.is_none_or(|to| job.submit < to));
             }
             Transform::First(count) => trace.jobs.truncate(*count),
+            Transform::Episode(episode) => {
+                let start = episode.index.checked_mul(episode.jobs);
+                let end = start.and_then(|start| start.checked_add(episode.jobs));
+                match (start, end) {
+                    (Some(start), Some(end)) if episode.jobs > 0 && end <= trace.jobs.len() => {
+                        trace.jobs.truncate(end);
+                        trace.jobs.drain(..start);
+                    }
+                    _ => {
+                        return Err(TraceError::Config(format!(
+                            "episode: {} of {} jobs needs {} jobs, but {} are left",
+                            episode.index,
+                            episode.jobs,
+                            (episode.index as u128 + 1) * episode.jobs as u128,
+                            trace.jobs.len()
+                        )));
+                    }
+                }
+            }
             Transform::Sample(sample) => {
                 let mut rng = ChaCha8Rng::seed_from_u64(sample.seed);
                 match (sample.count, sample.fraction) {

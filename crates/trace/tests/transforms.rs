@@ -1,7 +1,7 @@
 use crate::common::fixture;
 use schedlab_core::TraceStatus;
 use schedlab_trace::synthetic::JobTemplate;
-use schedlab_trace::transform::{Bound, Filter, Sample, Window, apply_all};
+use schedlab_trace::transform::{Bound, Episode, Filter, Sample, Window, apply_all};
 use schedlab_trace::workload::{FractionalGpus, JobTypes, Model, build};
 use schedlab_trace::{TraceFormat, Transform};
 
@@ -63,6 +63,22 @@ fn sampling_is_seeded_and_keeps_order() {
     assert!(too_many.apply(&mut load()).is_err());
     let both = Transform::Sample(Sample { count: Some(1), fraction: Some(0.5), seed: 0 });
     assert!(both.apply(&mut load()).is_err());
+}
+
+#[test]
+fn an_episode_is_one_block_of_consecutive_jobs() {
+    let load = || TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let lines = |trace: &schedlab_trace::Trace| trace.jobs.iter().map(|job| job.line).collect::<Vec<_>>();
+    let all = lines(&load());
+    assert_eq!(all.len(), 5);
+    let mut second = load();
+    Transform::Episode(Episode { jobs: 2, index: 1 }).apply(&mut second).unwrap();
+    assert_eq!(lines(&second), all[2..4]);
+    // A third block of 2 would need 6 jobs.
+    let message = Transform::Episode(Episode { jobs: 2, index: 2 }).apply(&mut load()).unwrap_err().to_string();
+    assert!(message.contains("episode: 2 of 2 jobs needs 6 jobs, but 5 are left"), "{message}");
+    assert!(Transform::Episode(Episode { jobs: 0, index: 0 }).apply(&mut load()).is_err());
+    assert!(Transform::Episode(Episode { jobs: usize::MAX, index: 2 }).apply(&mut load()).is_err());
 }
 
 #[test]

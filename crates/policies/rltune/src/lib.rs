@@ -3,6 +3,7 @@
 //! heuristic orders the paper compares it with (FCFS, SJF, F1, WFP, UNI), all in the authors'
 //! environment's non-backfilling loop. Training is in `schedlab-rltune-train`.
 
+pub mod allocation;
 pub mod network;
 pub mod observation;
 pub mod placement;

@@ -1,6 +1,7 @@
 //! The agent's view of the queue: up to 128 waiting jobs in arrival order, 7 features each, as
 //! `build_observation` of the authors' Philly environment computes them.
 
+use crate::allocation::{Placement, Pool};
 use crate::network::{JOB_FEATURES, OBSERVATION, QUEUE_SLOTS};
 use crate::placement::{Ways, find_ways};
 use schedlab_core::{ClusterView, JobView, Time};
@@ -21,37 +22,48 @@ pub struct PoolRules {
     /// The fragmentation feature divides partially used nodes by every node of the pool
     /// (`true`, Philly) or by the nodes with a free GPU (`false`, Helios).
     pub fragmentation_over_all_nodes: bool,
+    /// Where a job that may start is placed.
+    pub placement: Placement,
 }
 
 impl Default for PoolRules {
     fn default() -> PoolRules {
-        PoolRules { small_node_limit: 4, fragmentation_over_all_nodes: true }
+        PoolRules { small_node_limit: 4, fragmentation_over_all_nodes: true, placement: Placement::Greedy }
     }
 }
 
-/// The ways to place `job` now: each capacity class of the nodes it may use is one pool of the
-/// authors' placement, and their tiers are merged. Tier 2 only for jobs of more than one GPU.
-pub fn placement_ways(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> Ways {
+/// The pools `job` may use now: one per capacity class of its nodes, each with its nodes' free
+/// GPUs. Jobs of more than `small_node_limit` GPUs skip classes smaller than the largest.
+pub fn job_pools(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> Vec<Pool> {
     let spec = cluster.spec();
     let mut capacities: Vec<u32> =
         spec.nodes().iter().filter(|node| node.gpus > 0 && job.may_use(node)).map(|node| node.gpus).collect();
     capacities.sort_unstable();
     capacities.dedup();
     let largest = capacities.last().copied().unwrap_or(0);
+    capacities
+        .iter()
+        .filter(|&&capacity| capacity == largest || job.gpus <= rules.small_node_limit)
+        .map(|&capacity| Pool {
+            capacity,
+            free: spec
+                .nodes()
+                .iter()
+                .enumerate()
+                .filter(|(_, node)| node.gpus == capacity && job.may_use(node))
+                .map(|(index, _)| (index, cluster.free_gpus(schedlab_core::NodeId(index as u32))))
+                .filter(|&(_, free)| free > 0)
+                .collect(),
+        })
+        .collect()
+}
+
+/// The ways to place `job` now: the tiers of its pools ([`job_pools`]), merged. Tier 2 only for
+/// jobs of more than one GPU.
+pub fn placement_ways(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> Ways {
     let mut ways = Ways::default();
-    for &capacity in &capacities {
-        if capacity < largest && job.gpus > rules.small_node_limit {
-            continue;
-        }
-        let free: Vec<(usize, u32)> = spec
-            .nodes()
-            .iter()
-            .enumerate()
-            .filter(|(_, node)| node.gpus == capacity && job.may_use(node))
-            .map(|(index, _)| (index, cluster.free_gpus(schedlab_core::NodeId(index as u32))))
-            .filter(|&(_, free)| free > 0)
-            .collect();
-        ways.merge(find_ways(&free, job.gpus, capacity, job.gpus > 1));
+    for pool in job_pools(cluster, job, rules) {
+        ways.merge(find_ways(&pool.free, job.gpus, pool.capacity, job.gpus > 1));
     }
     ways
 }

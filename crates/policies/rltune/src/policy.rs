@@ -2,14 +2,17 @@
 //! cannot be placed now, nothing else starts until it can (no backfilling, as the authors'
 //! `schedule` with `backfil=False`); once placed, pick again at the same instant.
 
+use crate::allocation::{Placement, WaysSolver, Weights, candidate_ways, choose_way, milp_place};
 use crate::network::{Agent, QUEUE_SLOTS, log_softmax, sample};
-use crate::observation::{PoolRules, observe, placement_ways};
+use crate::observation::{PoolRules, job_pools, observe, placement_ways};
+use crate::placement::Way;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedlab_core::{
     Allocation, Context, Decision, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader, Policy, PolicyError,
     RunStart,
 };
+use schedlab_solver::Backend;
 use std::sync::Arc;
 
 /// The heuristic job orders of the authors' environment (`*_score` in `helios_env_base_v2.py`);
@@ -116,12 +119,49 @@ impl RlTune {
         RlTune { name, chooser, rules, wait_as_code, rng: ChaCha8Rng::seed_from_u64(0), committed: None, record: None }
     }
 
-    /// Reads the shared parameters: `small_node_limit`, `fragmentation` (`nodes|free_nodes`).
+    /// Reads the shared parameters: `small_node_limit`, `fragmentation` (`nodes|free_nodes`),
+    /// `placement` (`greedy|ways|milp`) and, for `ways` and `milp`, `solver`, `alpha`, `beta`
+    /// and `gamma`.
     pub fn read_rules(reader: &mut ParamReader<'_>) -> Result<PoolRules, ParamError> {
         let defaults = PoolRules::default();
         let limit = reader.f64("small_node_limit", f64::from(defaults.small_node_limit))?;
         let over = reader.choice("fragmentation", "nodes", &["nodes", "free_nodes"])?;
-        Ok(PoolRules { small_node_limit: limit as u32, fragmentation_over_all_nodes: over == "nodes" })
+        let placement = match reader.choice("placement", "greedy", &["greedy", "ways", "milp"])? {
+            "greedy" => Placement::Greedy,
+            mode => {
+                let solvers: &[&'static str] = if mode == "ways" {
+                    &["enumerate", "microlp", "highs", "cbc"]
+                } else {
+                    &["microlp", "highs", "cbc"]
+                };
+                let solver = reader.choice("solver", solvers[0], solvers)?;
+                let defaults = Weights::default();
+                let weights = Weights {
+                    alpha: reader.f64("alpha", defaults.alpha)?,
+                    beta: reader.f64("beta", defaults.beta)?,
+                    gamma: reader.f64("gamma", defaults.gamma)?,
+                };
+                let backend = match solver {
+                    "enumerate" => None,
+                    name => Some(name.parse::<Backend>().expect("listed backends parse")),
+                };
+                if let Some(backend) = backend.filter(|backend| !backend.is_available()) {
+                    return Err(ParamError {
+                        policy: reader.name(),
+                        message: format!(
+                            "parameter 'solver': this build has no {backend} backend; rebuild with `--features {}`",
+                            backend.feature().unwrap_or_default()
+                        ),
+                    });
+                }
+                match (mode, backend) {
+                    ("ways", None) => Placement::Ways(WaysSolver::Enumerate, weights),
+                    ("ways", Some(backend)) => Placement::Ways(WaysSolver::Solver(backend), weights),
+                    (_, backend) => Placement::Milp(backend.unwrap_or_default(), weights),
+                }
+            }
+        };
+        Ok(PoolRules { small_node_limit: limit as u32, fragmentation_over_all_nodes: over == "nodes", placement })
     }
 
     fn choose(&mut self, context: &Context<'_>, plan: &schedlab_core::ClusterView, queue: &[&JobView]) -> JobId {
@@ -156,6 +196,55 @@ impl RlTune {
                     });
                 }
                 queue[slot].id
+            }
+        }
+    }
+}
+
+impl RlTune {
+    /// Where `job` starts, given that tier 1 has `greedy` (see [`Placement`]).
+    fn place(
+        &self,
+        context: &Context<'_>,
+        plan: &schedlab_core::ClusterView,
+        job: &JobView,
+        greedy: &Way,
+        started: &[(JobId, Allocation)],
+    ) -> Result<Way, PolicyError> {
+        let placement = self.rules.placement;
+        if placement == Placement::Greedy {
+            return Ok(greedy.clone());
+        }
+        // The next job: the second of the queue (this job included) in arrival order, the
+        // environment's `top_k[1]` under FCFS (`sched_algo=0`), or this job if it is alone.
+        let mut queue: Vec<&JobView> =
+            context.jobs.queued().filter(|other| started.iter().all(|(id, _)| *id != other.id)).collect();
+        queue.sort_by(|a, b| a.arrival.secs().total_cmp(&b.arrival.secs()).then(a.id.cmp(&b.id)));
+        let next = queue.get(1).or(queue.first()).map_or(job.gpus, |next| next.gpus);
+        let pools = job_pools(plan, job, &self.rules);
+        let failed = |error: schedlab_solver::SolverError| {
+            PolicyError::Unsupported(format!("{}: placing job {} failed: {error}", self.name, job.id))
+        };
+        match placement {
+            Placement::Greedy => unreachable!("handled above"),
+            Placement::Ways(solver, weights) => {
+                let ways = candidate_ways(&pools, job.gpus);
+                if ways.len() <= 1 {
+                    return Ok(ways.into_iter().next().unwrap_or_else(|| greedy.clone()));
+                }
+                let largest = plan.spec().nodes().iter().map(|node| node.gpus).max().unwrap_or(0);
+                let chosen = choose_way(&pools, &ways, next, &weights, solver, largest).map_err(failed)?;
+                Ok(ways[chosen].clone())
+            }
+            Placement::Milp(backend, weights) => {
+                let placed = milp_place(&pools, job.gpus, next, &weights, backend).map_err(failed)?;
+                // Tier 1 exists, so the MILP has a feasible point; an empty answer is a bug.
+                placed.map(|(way, _)| way).ok_or_else(|| {
+                    PolicyError::Unsupported(format!(
+                        "{}: the placement MILP found no way for job {} although tier 1 has one",
+                        self.name, job.id
+                    ))
+                })
             }
         }
     }
@@ -200,7 +289,7 @@ impl Policy for RlTune {
                 PolicyError::Unsupported(format!("{}: the job it waits for ({target}) left the queue", self.name))
             })?;
             let ways = placement_ways(&plan, job, &self.rules);
-            let Some(way) = ways.greedy() else {
+            let Some(greedy) = ways.greedy() else {
                 if start.is_empty() && context.jobs.n_running() == 0 {
                     // The authors' environment drops such a job; here it would wait forever.
                     return Err(PolicyError::Infeasible(format!(
@@ -210,6 +299,7 @@ impl Policy for RlTune {
                 }
                 break;
             };
+            let way = self.place(context, &plan, job, greedy, &start)?;
             let allocation = Allocation::new(way.iter().map(|&(node, gpus)| (NodeId(node as u32), gpus)).collect());
             plan.take(&allocation, job.cpu_demand()).map_err(|error| {
                 PolicyError::Unsupported(format!("{}: placement of job {target} does not fit: {error}", self.name))

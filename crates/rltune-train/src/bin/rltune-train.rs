@@ -1,11 +1,12 @@
 //! `rltune-train SPEC OUT [--seed N] [--epochs N] [--trajectories N] [--slice N]`: trains RLTune's
 //! agent on the workload, cluster and perf model of an experiment spec (its first run) and
 //! writes the weights to `OUT` and a manifest (trace, seed, budget, version, learning curve) to
-//! `OUT` with `.manifest.json` in place of `.json`.
+//! `OUT` with `.manifest.json` in place of `.json`, and the learning curve's plot beside them
+//! (`.learning-curve.png`). `rltune-train --plot MANIFEST OUT.png` redraws a manifest's curve.
 
 use schedlab_core::DataDir;
 use schedlab_experiment::Experiment;
-use schedlab_rltune_train::{Environment, TrainConfig, train};
+use schedlab_rltune_train::{Environment, EpochLog, TrainConfig, plot_learning_curve, train};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -18,8 +19,19 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N]";
-    let spec_path = PathBuf::from(args.next().ok_or(usage)?);
+    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N]\n       rltune-train --plot MANIFEST.json OUT.png";
+    let first = args.next().ok_or(usage)?;
+    if first == "--plot" {
+        let manifest = PathBuf::from(args.next().ok_or(usage)?);
+        let png = PathBuf::from(args.next().ok_or(usage)?);
+        let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
+        let curve: Vec<EpochLog> = serde_json::from_value(value["learning_curve"].clone())
+            .map_err(|e| format!("{}: key 'learning_curve': {e}", manifest.display()))?;
+        return plot_learning_curve(&curve, &png);
+    }
+    let spec_path = PathBuf::from(first);
     let out = PathBuf::from(args.next().ok_or(usage)?);
     if out.extension().and_then(|e| e.to_str()) != Some("json") {
         return Err(format!("{}: the weights file must end in .json", out.display()));
@@ -85,6 +97,14 @@ fn run() -> Result<(), String> {
     let manifest_path = out.with_extension("manifest.json");
     std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest).expect("json") + "\n")
         .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
-    eprintln!("wrote {} and {} in {:.0} s", out.display(), manifest_path.display(), started.elapsed().as_secs_f64());
+    let png = out.with_extension("learning-curve.png");
+    plot_learning_curve(&curve, &png)?;
+    eprintln!(
+        "wrote {}, {} and {} in {:.0} s",
+        out.display(),
+        manifest_path.display(),
+        png.display(),
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
