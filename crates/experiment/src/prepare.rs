@@ -118,6 +118,9 @@ pub struct Setup {
     pub data_files: Vec<(String, PathBuf)>,
     /// Data files each policy reads (by canonical policy name): name as given and path.
     pub policy_files: BTreeMap<String, Vec<(String, PathBuf)>>,
+    /// The full name of each policy whose parameters record more than the spec gives (built-in
+    /// weights pinned by digest, say): part of its runs' identity and of the manifest.
+    pub pinned_names: BTreeMap<String, String>,
     /// What policies are built with: the data directory and the tables they share.
     pub env: PolicyEnv,
 }
@@ -221,6 +224,7 @@ impl Setup {
             file(distribution)?;
         }
         let mut policy_files = BTreeMap::new();
+        let mut pinned_names = BTreeMap::new();
         for policy in &spec.policies {
             let summary = schedlab_zoo::describe(&policy.0).map_err(|error| ExperimentError::Spec {
                 path: source.locate(&policy.0.name),
@@ -233,6 +237,9 @@ impl Setup {
                     None => files.push((name.clone(), data_file(data, Path::new(name), source)?)),
                 }
             }
+            if summary.name != policy.to_string() {
+                pinned_names.insert(policy.to_string(), summary.name.clone());
+            }
             policy_files.insert(policy.to_string(), files);
         }
         data_files.extend(profile_files);
@@ -243,6 +250,7 @@ impl Setup {
             partition,
             data_files,
             policy_files,
+            pinned_names,
             env: PolicyEnv::new(data.clone()),
         })
     }

@@ -27,6 +27,10 @@ pub struct Manifest {
     /// `(data file, sha256)` read by each policy that reads files (part of its runs' hashes).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub policy_files: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// The full name of each policy whose name as given leaves out a pinned value, such as the
+    /// digest of built-in weights (`rltune` runs as `rltune[weights=philly@a31aa087]`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pinned_names: std::collections::BTreeMap<String, String>,
     /// How each workload built in this invocation was made (runs reused from the store built none).
     pub workload_report: Vec<(String, Vec<String>)>,
     /// Wall-clock seconds per run.

@@ -120,13 +120,17 @@ pub fn run_experiment(
     let spec_hash = sha256_hex(essence.as_bytes());
     let plans = experiment.runs();
     let hash_of = |plan: &RunPlan| {
-        let files = &policy_hashes[&plan.policy.to_string()];
-        if files.is_empty() {
-            sha256_hex(format!("{spec_hash}\n{}", plan.key).as_bytes())
-        } else {
-            let files = serde_json::to_string(files).expect("strings serialise");
-            sha256_hex(format!("{spec_hash}\n{}\n{files}", plan.key).as_bytes())
+        let policy = plan.policy.to_string();
+        let files = &policy_hashes[&policy];
+        let mut text = format!("{spec_hash}\n{}", plan.key);
+        if !files.is_empty() {
+            text.push_str(&format!("\n{}", serde_json::to_string(files).expect("strings serialise")));
         }
+        // Built-in weights are pinned by digest in the full name: new weights, new identity.
+        if let Some(pinned) = setup.pinned_names.get(&policy) {
+            text.push_str(&format!("\npinned {pinned}"));
+        }
+        sha256_hex(text.as_bytes())
     };
 
     let mut outcomes: BTreeMap<String, RunOutcome> = BTreeMap::new();
@@ -197,6 +201,7 @@ pub fn run_experiment(
         gpu_types: setup.cluster.gpu_types().to_vec(),
         data_files: data_hashes,
         policy_files: policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
+        pinned_names: setup.pinned_names.clone(),
         workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
         wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
         solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),

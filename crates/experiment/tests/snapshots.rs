@@ -3,7 +3,7 @@ use crate::common::{root, run, temp_dir};
 /// Runs `experiments/ci/<name>.yaml` and snapshots every table. To accept an intended change:
 /// `cargo insta review` (or `INSTA_UPDATE=always cargo test -p schedlab-experiment`), then
 /// commit the updated files in `tests/snapshots/`.
-fn check(name: &str) {
+fn check(name: &str) -> std::path::PathBuf {
     let text = std::fs::read_to_string(root().join(format!("experiments/ci/{name}.yaml"))).unwrap();
     let experiment = crate::common::parse(&text).unwrap();
     let dir = temp_dir(&format!("snapshot-{name}"));
@@ -12,6 +12,7 @@ fn check(name: &str) {
         let markdown = std::fs::read_to_string(dir.join(experiment.name()).join(format!("{}.md", table.name))).unwrap();
         insta::assert_snapshot!(format!("{name}-{}", table.name), markdown);
     }
+    dir.join(experiment.name())
 }
 
 #[test]
@@ -72,5 +73,40 @@ fn ci_rltune() {
     if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
         return;
     }
-    check("rltune");
+    let dir = check("rltune");
+    // The built-in weights' digest is in the manifest.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let pinned = manifest["pinned_names"]["rltune"].as_str().unwrap().to_string();
+    let digest = pinned.strip_prefix("rltune[weights=philly@").and_then(|rest| rest.strip_suffix(']')).unwrap();
+    assert!(digest.len() == 8 && digest.chars().all(|c| c.is_ascii_hexdigit()), "{pinned}");
+}
+
+#[test]
+fn new_built_in_weights_rerun_the_agents_runs_and_only_those() {
+    if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
+        return;
+    }
+    let text = "name: pinned
+workload:
+  trace: {format: philly-pollux, path: philly/philly-pollux.csv}
+  transforms: [dedup, sort, {window: {from: \"2017-10-07\", to: \"2017-12-01\"}}, {episode: {jobs: 256}}]
+  model: rigid
+cluster:
+  nodes: [{gpu_type: p100, gpus: 2, count: 16}, {gpu_type: p100, gpus: 8, count: 20}]
+perf: rigid
+policies: [rltune, rltune-fcfs]
+";
+    let dir = temp_dir("pinned-weights");
+    let options = schedlab_experiment::RunOptions { threads: 2, results_dir: dir.clone(), ..Default::default() };
+    let mut experiment = crate::common::parse(text).unwrap();
+    let first = schedlab_experiment::run_experiment(&experiment, &options, &schedlab_experiment::no_progress).unwrap();
+    assert_eq!((first.ran, first.reused), (2, 0));
+    let again = schedlab_experiment::run_experiment(&experiment, &options, &schedlab_experiment::no_progress).unwrap();
+    assert_eq!((again.ran, again.reused), (0, 2));
+    // As if the built-in weights had changed: another digest in the agent's full name.
+    experiment.setup.pinned_names.insert("rltune".into(), "rltune[weights=philly@00000000]".into());
+    let changed =
+        schedlab_experiment::run_experiment(&experiment, &options, &schedlab_experiment::no_progress).unwrap();
+    assert_eq!((changed.ran, changed.reused), (1, 1), "the agent's run reruns, FCFS's is reused");
 }
