@@ -293,9 +293,16 @@ fn milp_pool(
     let mut gpu_terms = Vec::new();
     let mut partial_terms = Vec::new();
     let mut assigned = Vec::new();
-    for &(_, free) in &pool.free {
-        let free = f64::from(free);
+    // The last node seen with each free count: nodes with equal free GPUs are interchangeable,
+    // so the MILP may ask for non-increasing GPUs among them in node order (this cuts the
+    // branch and bound's symmetric copies; the optimum's value is unchanged).
+    let mut last_with: std::collections::BTreeMap<u32, Var> = std::collections::BTreeMap::new();
+    for &(_, free_count) in &pool.free {
+        let free = f64::from(free_count);
         let a = lp.integer_variable(0.0, free);
+        if let Some(previous) = last_with.insert(free_count, a) {
+            lp.constraint(vec![(previous, 1.0), (a, -1.0)], Comparison::AtLeast, 0.0);
+        }
         let used = lp.integer_variable(0.0, 1.0);
         let partial = lp.integer_variable(0.0, 1.0);
         let whole = lp.integer_variable(0.0, 1.0);
