@@ -61,6 +61,45 @@ pub enum Command {
         #[command(subcommand)]
         command: TraceCommand,
     },
+    /// Train a learned policy's weights (needs a build with `--features train`).
+    Train {
+        #[command(subcommand)]
+        what: TrainWhat,
+    },
+}
+
+/// `schedlab train ...`.
+#[derive(Debug, Subcommand)]
+pub enum TrainWhat {
+    /// RLTune's agent, by PPO on a spec's workload: writes OUT, OUT's manifest (`.manifest.json`)
+    /// and its learning curve (`.learning-curve.png`). The same seed gives the same bytes.
+    Rltune(TrainRltuneArgs),
+}
+
+/// `schedlab train rltune` flags.
+#[derive(Debug, clap::Args)]
+pub struct TrainRltuneArgs {
+    /// A built-in training setting: `philly` (crates/policies/rltune/weights/philly-train.yaml).
+    #[arg(long, conflicts_with = "spec", required_unless_present = "spec")]
+    pub trace: Option<String>,
+    /// An experiment spec whose workload, cluster and perf model to train on (its first run).
+    #[arg(long)]
+    pub spec: Option<PathBuf>,
+    /// The weights file to write (`.json`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of initialisation, episode windows and action draws.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// PPO epochs (the paper: 100).
+    #[arg(long, default_value_t = 100)]
+    pub epochs: usize,
+    /// Episodes per epoch (the paper: 100).
+    #[arg(long, default_value_t = 100)]
+    pub trajectories: usize,
+    /// Episodes start below this job index; later jobs are held out (the authors: 10000).
+    #[arg(long, default_value_t = 10_000)]
+    pub slice: usize,
 }
 
 /// `schedlab data ...`.

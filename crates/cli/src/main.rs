@@ -8,9 +8,10 @@ mod new_policy;
 mod run;
 mod simulate;
 mod trace;
+mod train;
 
 use clap::Parser;
-use flags::{Cli, Command, DataCommand, TraceCommand};
+use flags::{Cli, Command, DataCommand, TraceCommand, TrainWhat};
 use std::process::ExitCode;
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
@@ -25,6 +26,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Data { command: DataCommand::Verify { dir } } => data::verify(dir),
         Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace::stats(format, &path, json),
         Command::Trace { command: TraceCommand::Formats } => list::formats(false),
+        Command::Train { what: TrainWhat::Rltune(args) } => train::rltune(&args),
     }
 }
 

@@ -133,3 +133,73 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success() && !stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn train_names_its_settings_and_says_how_to_get_the_trainer() {
+    let dir = temp_dir("train-errors");
+    let out = dir.join("weights.json");
+    let output = schedlab().args(["train", "rltune", "--trace", "helios", "--out"]).arg(&out).output().unwrap();
+    assert!(!output.status.success());
+    assert!(
+        text(&output).1.contains("no built-in RLTune training setting 'helios'; known: philly"),
+        "{}",
+        text(&output).1
+    );
+    let output = schedlab().args(["train", "rltune", "--out"]).arg(&out).output().unwrap();
+    assert!(!output.status.success(), "--trace or --spec is required");
+    if !cfg!(feature = "train") {
+        let output = schedlab().args(["train", "rltune", "--trace", "philly", "--out"]).arg(&out).output().unwrap();
+        assert!(!output.status.success());
+        assert!(text(&output).1.contains("rebuild with it: `cargo run --release -p schedlab-cli --features train"));
+    }
+    assert!(!out.exists());
+}
+
+/// One tiny training through the command on RLTune's own synthetic trace (CI runs it with
+/// `--features train`).
+#[cfg(feature = "train")]
+#[test]
+fn train_rltune_writes_weights_manifest_and_curve() {
+    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = if data.is_absolute() { data } else { root.join(data) };
+    if !data.join("rltune/synthetic_trace.csv").exists() {
+        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "rltune/synthetic_trace.csv is missing");
+        return;
+    }
+    let dir = temp_dir("train");
+    let spec = dir.join("train.yaml");
+    std::fs::write(
+        &spec,
+        "name: train-test
+workload: {trace: {format: rltune-swf, path: rltune/synthetic_trace.csv}, model: rigid}
+cluster:
+  nodes: [{gpu_type: p100, gpus: 2, count: 16}, {gpu_type: p100, gpus: 8, count: 20}]
+perf: rigid
+policies: [rltune-fcfs]
+",
+    )
+    .unwrap();
+    let out = dir.join("weights.json");
+    let run = || {
+        schedlab()
+            .env("SCHEDLAB_DATA", &data)
+            .args(["train", "rltune", "--spec"])
+            .arg(&spec)
+            .arg("--out")
+            .arg(&out)
+            .args(["--epochs", "1", "--trajectories", "1", "--seed", "5"])
+            .output()
+            .unwrap()
+    };
+    let output = run();
+    assert!(output.status.success(), "{}", text(&output).1);
+    let weights = std::fs::read_to_string(&out).unwrap();
+    assert!(weights.contains("schedlab-rltune-weights/1"));
+    let manifest = std::fs::read_to_string(dir.join("weights.manifest.json")).unwrap();
+    assert!(manifest.contains("\"learning_curve\"") && manifest.contains("\"seed\": 5"), "{manifest}");
+    assert!(std::fs::metadata(dir.join("weights.learning-curve.png")).unwrap().len() > 1000);
+    // The same seed gives the same bytes.
+    assert!(run().status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), weights);
+}

@@ -260,3 +260,75 @@ pub fn plot_learning_curve(curve: &[EpochLog], path: &std::path::Path) -> Result
         vec![("per epoch".to_string(), rewards), ("mean of the last 5 epochs".to_string(), smoothed)],
     )
 }
+
+/// Trains on the workload, cluster and perf model of an experiment spec (its first run) and
+/// writes the weights to `out`, a manifest (spec, workload report, config, version, learning
+/// curve) beside it with `.manifest.json` in place of `.json`, and the learning curve's plot
+/// (`.learning-curve.png`). Progress lines go to `log`.
+pub fn train_on_spec(
+    spec_path: &std::path::Path,
+    out: &std::path::Path,
+    config: &TrainConfig,
+    data: &schedlab_core::DataDir,
+    log: &mut dyn FnMut(String),
+) -> Result<(), String> {
+    if out.extension().and_then(|extension| extension.to_str()) != Some("json") {
+        return Err(format!("{}: the weights file must end in .json", out.display()));
+    }
+    let text = std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let experiment = schedlab_experiment::Experiment::from_text(&text, &spec_path.display().to_string(), data)
+        .map_err(|e| e.to_string())?;
+    let plan = experiment.runs().into_iter().next().ok_or("the spec has no runs")?;
+    let workload = experiment.setup.workload(&experiment.inputs.workload, &plan).map_err(|e| e.to_string())?;
+    let env = Environment {
+        cluster: experiment.setup.cluster.clone(),
+        jobs: &workload.jobs,
+        perf: experiment.setup.perf.as_ref(),
+    };
+    let started = std::time::Instant::now();
+    log(format!(
+        "training on {} jobs of {} (episodes start below job {}): {} epochs x {} trajectories, seed {}",
+        workload.jobs.len(),
+        spec_path.display(),
+        config.batch_job_slice,
+        config.epochs,
+        config.trajectories,
+        config.seed
+    ));
+    let (agent, curve) = train(&env, config, |epoch| {
+        log(format!(
+            "epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {}  pi steps {}  kl {:.4}  ({:.0} s)",
+            epoch.epoch,
+            epoch.mean_reward,
+            epoch.mean_rl_bsld,
+            epoch.mean_base_bsld,
+            epoch.steps,
+            epoch.pi_steps,
+            epoch.kl,
+            started.elapsed().as_secs_f64()
+        ))
+    })?;
+    std::fs::write(out, agent.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+    let manifest = serde_json::json!({
+        "spec": spec_path.display().to_string(),
+        "workload": workload.report,
+        "jobs": workload.jobs.len(),
+        "config": config,
+        "tool_version": env!("CARGO_PKG_VERSION"),
+        "nn_library": "burn 0.22.1, Flex backend (one thread)",
+        "learning_curve": curve,
+    });
+    let manifest_path = out.with_extension("manifest.json");
+    std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest).expect("json") + "\n")
+        .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
+    let png = out.with_extension("learning-curve.png");
+    plot_learning_curve(&curve, &png)?;
+    log(format!(
+        "wrote {}, {} and {} in {:.0} s",
+        out.display(),
+        manifest_path.display(),
+        png.display(),
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}

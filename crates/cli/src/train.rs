@@ -1,0 +1,48 @@
+//! `schedlab train rltune`: the trainer of `schedlab-rltune-train`, behind the `train` feature
+//! (it builds burn, about 5 minutes from cold, which the default build leaves out).
+
+use crate::flags::TrainRltuneArgs;
+use anyhow::Result;
+use std::path::PathBuf;
+
+/// The training spec of a built-in setting (`--trace NAME`).
+fn builtin_spec(trace: &str) -> Result<PathBuf> {
+    match trace {
+        "philly" => Ok(PathBuf::from("crates/policies/rltune/weights/philly-train.yaml")),
+        other => {
+            anyhow::bail!("--trace: no built-in RLTune training setting '{other}'; known: philly (or give --spec FILE)")
+        }
+    }
+}
+
+/// `schedlab train rltune`.
+#[cfg(feature = "train")]
+pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
+    let spec = match (&args.spec, &args.trace) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(trace)) => builtin_spec(trace)?,
+        (None, None) => anyhow::bail!("give --trace NAME or --spec FILE"),
+    };
+    let config = schedlab_rltune_train::TrainConfig {
+        seed: args.seed,
+        epochs: args.epochs,
+        trajectories: args.trajectories,
+        batch_job_slice: args.slice,
+        ..Default::default()
+    };
+    schedlab_rltune_train::train_on_spec(&spec, &args.out, &config, &schedlab_core::DataDir::locate(), &mut |line| {
+        eprintln!("{line}")
+    })
+    .map_err(anyhow::Error::msg)
+}
+
+/// `schedlab train rltune` in a build without the trainer: says how to get one.
+#[cfg(not(feature = "train"))]
+pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
+    if let Some(trace) = &args.trace {
+        builtin_spec(trace)?;
+    }
+    anyhow::bail!(
+        "this build has no trainer; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train rltune ...` (or use `just train-rltune`)"
+    )
+}
