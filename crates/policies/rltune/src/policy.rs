@@ -212,7 +212,7 @@ impl RlTune {
         started: &[(JobId, Allocation)],
     ) -> Result<Way, PolicyError> {
         let placement = self.rules.placement;
-        if placement == Placement::Greedy {
+        if let Placement::Greedy = placement {
             return Ok(greedy.clone());
         }
         // The next job: the second of the queue (this job included) in arrival order, the
@@ -226,7 +226,7 @@ impl RlTune {
             PolicyError::Unsupported(format!("{}: placing job {} failed: {error}", self.name, job.id))
         };
         match placement {
-            Placement::Greedy => unreachable!("handled above"),
+            Placement::Greedy => Ok(greedy.clone()),
             Placement::Ways(solver, weights) => {
                 let ways = candidate_ways(&pools, job.gpus);
                 if ways.len() <= 1 {
