@@ -63,6 +63,12 @@ impl Axis {
         }
     }
 
+    /// Returns true for axes whose values are samples of one setting (trace files, episodes): a
+    /// claim that does not name the axis takes the mean over its values.
+    pub fn is_sample(self) -> bool {
+        matches!(self, Axis::TraceIndex | Axis::Episode)
+    }
+
     /// Checks one value of the axis.
     pub fn check(self, value: f64) -> Result<(), String> {
         let ok = match self {
@@ -78,14 +84,6 @@ impl Axis {
             Axis::RestartOverhead => "a non-negative number of seconds",
         };
         if ok { Ok(()) } else { Err(format!("sweep: {}: expected {expected}, got {value}", self.name())) }
-    }
-}
-
-impl Axis {
-    /// Returns true for axes whose values are samples of one setting (trace files, episodes): a
-    /// claim that does not name the axis takes the mean over its values.
-    pub fn is_sample(self) -> bool {
-        matches!(self, Axis::TraceIndex | Axis::Episode)
     }
 }
 

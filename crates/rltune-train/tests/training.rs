@@ -2,23 +2,13 @@
 //! load as the policy's.
 
 use schedlab_cluster::TraceDuration;
-use schedlab_core::{ClusterSpec, GpuTypeId, JobId, JobSpec, Node, Time};
+use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
 use schedlab_policies_rltune::network::Agent;
 use schedlab_rltune_train::{Environment, TrainConfig, train};
 use std::sync::Arc;
 
 fn philly() -> Arc<ClusterSpec> {
-    let nodes = (0..36)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: GpuTypeId(0),
-            gpus: if index < 16 { 2 } else { 8 },
-            cpus: None,
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    Arc::new(ClusterSpec::new(vec!["p100".to_string()], nodes).unwrap())
+    Arc::new(schedlab_policies_rltune::clusters::philly())
 }
 
 fn workload() -> Vec<JobSpec> {

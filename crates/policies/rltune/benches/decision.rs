@@ -3,26 +3,14 @@
 //! cluster (16 x 2 + 20 x 8 GPUs) with a third of its nodes partly used.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use schedlab_core::{
-    Allocation, ClusterSpec, ClusterView, GpuTypeId, GpuTypeSet, JobId, JobSpec, JobView, Node, NodeId, Time,
-};
+use schedlab_core::{Allocation, ClusterView, GpuTypeSet, JobId, JobSpec, JobView, NodeId, Time};
 use schedlab_policies_rltune::BUILTIN_WEIGHTS;
 use schedlab_policies_rltune::network::{Agent, log_softmax};
 use schedlab_policies_rltune::observation::{PoolRules, observe};
 use std::sync::Arc;
 
 fn decision(criterion: &mut Criterion) {
-    let nodes = (0..36)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: GpuTypeId(0),
-            gpus: if index < 16 { 2 } else { 8 },
-            cpus: None,
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    let spec = Arc::new(ClusterSpec::new(vec!["p100".to_string()], nodes).unwrap());
+    let spec = Arc::new(schedlab_policies_rltune::clusters::philly());
     let mut cluster = ClusterView::new(spec);
     for node in (0..36).step_by(3) {
         cluster.take(&Allocation::on_node(NodeId(node), 1), None).unwrap();

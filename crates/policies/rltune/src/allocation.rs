@@ -14,7 +14,7 @@
 //!   pool with the fragmentation term working (`f_n = 1` whenever `0 < free_after_n < G_n`),
 //!   tier 1 (`ceil(g / G)` nodes) or tier 2 (one more without more partial nodes).
 
-use crate::placement::{Way, find_ways};
+use crate::placement::{Way, find_ways, used_on};
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolverError, Var, solve};
 
 /// The objective's weights (`choose_allocation_milp_solver` defaults: helios_env_base_v2.py 709).
@@ -79,7 +79,7 @@ struct Scored {
 
 fn score(pool: &Pool, way: &Way) -> Scored {
     let capacity = pool.capacity;
-    let after = |node: usize, free: u32| free - way.iter().find(|&&(used, _)| used == node).map_or(0, |&(_, g)| g);
+    let after = |node: usize, free: u32| free - used_on(way, node);
     let partial = |free: u32| free > 0 && free < capacity;
     let (mut frag_delta, mut waste_delta) = (0i64, 0i64);
     for &(node, free) in &pool.free {
@@ -145,8 +145,7 @@ pub fn candidate_ways(pools: &[Pool], gpus: u32) -> Vec<Way> {
 /// The authors' objective for one way, with the fragmentation term at its optimum of 0:
 /// `beta * (max - min free after) - gamma * #(free after >= next)` over `nodes`.
 pub fn way_objective(free: &[(usize, u32)], way: &Way, next: u32, weights: &Weights) -> f64 {
-    let after: Vec<u32> =
-        free.iter().map(|&(node, f)| f - way.iter().find(|&&(used, _)| used == node).map_or(0, |&(_, g)| g)).collect();
+    let after: Vec<u32> = free.iter().map(|&(node, f)| f - used_on(way, node)).collect();
     let spread = after.iter().max().copied().unwrap_or(0) - after.iter().min().copied().unwrap_or(0);
     let fits = after.iter().filter(|&&f| f >= next).count();
     weights.beta * f64::from(spread) - weights.gamma * fits as f64
@@ -193,14 +192,8 @@ pub fn choose_way(
             let big_m = g + 10.0;
             for (index, &(node, free)) in nodes.iter().enumerate() {
                 // free_after_n = sum_w x_w * g_wn.
-                let after: Vec<(Var, f64)> = ways
-                    .iter()
-                    .zip(&x)
-                    .map(|(way, &var)| {
-                        let used = way.iter().find(|&&(n, _)| n == node).map_or(0, |&(_, gpus)| gpus);
-                        (var, f64::from(free - used))
-                    })
-                    .collect();
+                let after: Vec<(Var, f64)> =
+                    ways.iter().zip(&x).map(|(way, &var)| (var, f64::from(free - used_on(way, node)))).collect();
                 let with = |extra: &[(Var, f64)]| after.iter().copied().chain(extra.iter().copied()).collect();
                 lp.constraint(with(&[(free_max, -1.0)]), Comparison::AtMost, 0.0);
                 lp.constraint(with(&[(free_min, -1.0)]), Comparison::AtLeast, 0.0);
@@ -259,8 +252,7 @@ pub fn milp_objective(pools: &[Pool], way: &Way, next: u32, weights: &Weights) -
     let mut after: Vec<(u32, u32)> = Vec::new();
     for pool in pools {
         for &(node, free) in &pool.free {
-            let used = way.iter().find(|&&(n, _)| n == node).map_or(0, |&(_, g)| g);
-            after.push((free - used, pool.capacity));
+            after.push((free - used_on(way, node), pool.capacity));
         }
     }
     let partial = after.iter().filter(|&&(free, capacity)| free > 0 && free < capacity).count();

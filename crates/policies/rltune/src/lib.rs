@@ -4,6 +4,7 @@
 //! environment's non-backfilling loop. Training is in `schedlab-rltune-train`.
 
 pub mod allocation;
+pub mod clusters;
 pub mod network;
 pub mod observation;
 pub mod placement;

@@ -12,6 +12,11 @@
 /// One way to place a job: `(node index, GPUs)` sorted by node index.
 pub type Way = Vec<(usize, u32)>;
 
+/// GPUs `way` takes on `node` (0 if it does not use it).
+pub fn used_on(way: &Way, node: usize) -> u32 {
+    way.iter().find(|&&(used, _)| used == node).map_or(0, |&(_, gpus)| gpus)
+}
+
 /// The ways to place a job on one pool (nodes of one capacity).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ways {
@@ -74,9 +79,7 @@ pub fn find_ways(free: &[(usize, u32)], request: u32, capacity: u32, relax: bool
         if nodes == min_nodes {
             ways.tier1.push(way);
         } else if relax && nodes == min_nodes + 1 {
-            let after = free
-                .iter()
-                .map(|&(node, f)| f - way.iter().find(|&&(used, _)| used == node).map_or(0, |&(_, gpus)| gpus));
+            let after = free.iter().map(|&(node, f)| f - used_on(&way, node));
             if partial_nodes(after, capacity) <= frag_before {
                 ways.tier2.push(way);
             }

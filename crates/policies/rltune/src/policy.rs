@@ -219,8 +219,12 @@ impl RlTune {
         // environment's `top_k[1]` under FCFS (`sched_algo=0`), or this job if it is alone.
         let mut queue: Vec<&JobView> =
             context.jobs.queued().filter(|other| started.iter().all(|(id, _)| *id != other.id)).collect();
-        queue.sort_by(|a, b| a.arrival.secs().total_cmp(&b.arrival.secs()).then(a.id.cmp(&b.id)));
-        let next = queue.get(1).or(queue.first()).map_or(job.gpus, |next| next.gpus);
+        let arrival = |a: &&JobView, b: &&JobView| a.arrival.secs().total_cmp(&b.arrival.secs()).then(a.id.cmp(&b.id));
+        let next = match queue.len() {
+            0 => job.gpus,
+            1 => queue[0].gpus,
+            _ => queue.select_nth_unstable_by(1, arrival).1.gpus,
+        };
         let pools = job_pools(plan, job, &self.rules);
         let failed = |error: schedlab_solver::SolverError| {
             PolicyError::Unsupported(format!("{}: placing job {} failed: {error}", self.name, job.id))

@@ -3,8 +3,7 @@
 
 use schedlab_cluster::TraceDuration;
 use schedlab_core::{
-    ClusterSpec, ClusterView, Context, GpuTypeId, GpuTypeSet, JobId, JobSpec, JobView, JobsView, Node, NodeId, Policy,
-    Time,
+    ClusterSpec, ClusterView, Context, GpuTypeSet, JobId, JobSpec, JobView, JobsView, NodeId, Policy, Time,
 };
 use schedlab_policies_rltune::network::{Agent, JOB_FEATURES, OBSERVATION};
 use schedlab_policies_rltune::observation::{PoolRules, observe};
@@ -14,16 +13,7 @@ use std::sync::Arc;
 
 /// RLTune's Philly cluster: 16 nodes of 2 GPUs (ids 0-15) then 20 of 8 (16-35).
 fn philly() -> Arc<ClusterSpec> {
-    let node = |index: usize, gpus: u32| Node {
-        name: format!("n{index}"),
-        gpu_type: GpuTypeId(0),
-        gpus,
-        cpus: None,
-        mem_gib: None,
-        group: None,
-    };
-    let nodes = (0..36).map(|index| node(index, if index < 16 { 2 } else { 8 })).collect();
-    Arc::new(ClusterSpec::new(vec!["p100".to_string()], nodes).unwrap())
+    Arc::new(schedlab_policies_rltune::clusters::philly())
 }
 
 fn rigid(jobs: &[(f64, u32, f64)]) -> Vec<JobSpec> {
