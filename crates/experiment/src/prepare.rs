@@ -161,6 +161,15 @@ impl Setup {
             ClusterSection::Nodes(entries) => {
                 build::from_node_list(entries).map_err(|error| cluster_error(error.to_string()))?
             }
+            ClusterSection::Groups { nodes, partition: chosen } => {
+                if let Some(index) = nodes.iter().position(|entry| entry.group.is_none()) {
+                    return Err(cluster_error(format!(
+                        "groups: nodes[{index}] names no group; every node of a grouped cluster needs one"
+                    )));
+                }
+                partition = *chosen;
+                build::from_node_list(nodes).map_err(|error| cluster_error(error.to_string()))?
+            }
             ClusterSection::PhillyVc { path, gpu_type, partition: chosen } => {
                 partition = *chosen;
                 build::from_philly_vc(&file(path)?, gpu_type).map_err(|error| cluster_error(error.to_string()))?.0

@@ -355,8 +355,34 @@ fn downsample(timeline: &BusyTimeline, points: usize) -> Vec<(f64, u32)> {
     let Some(&end) = timeline.times.last() else { return Vec::new() };
     (0..=points)
         .map(|index| {
-            let time = end * index as f64 / points as f64;
+            // `end * index` overflows for ends near f64::MAX; the fraction first cannot. Finite
+            // products keep the original rounding, so stored plots do not change.
+            let scaled = end * index as f64;
+            let time = if scaled.is_finite() { scaled / points as f64 } else { end * (index as f64 / points as f64) };
             (time / 3600.0, timeline.at(time).iter().sum())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::downsample;
+    use schedlab_sim::BusyTimeline;
+
+    #[test]
+    fn downsampling_a_timeline_that_ends_near_the_largest_float_stays_finite() {
+        let mut timeline = BusyTimeline { gpu_types: vec!["v100".into()], times: Vec::new(), busy: Vec::new() };
+        timeline.record(0.0, &[4]);
+        timeline.record(1e308, &[0]);
+        let points = downsample(&timeline, 100);
+        assert_eq!(points.len(), 101);
+        assert!(points.iter().all(|&(hours, _)| hours.is_finite()), "{points:?}");
+        assert_eq!((points[1].1, points[100].1), (4, 0));
+        // Ordinary ends keep the original rounding: end * index / points.
+        let mut small = BusyTimeline { gpu_types: vec!["v100".into()], times: Vec::new(), busy: Vec::new() };
+        small.record(0.0, &[1]);
+        small.record(7.0, &[0]);
+        let samples = downsample(&small, 3);
+        assert_eq!(samples[1].0, 7.0 * 1.0 / 3.0 / 3600.0);
+    }
 }

@@ -112,6 +112,15 @@ pub enum ClusterSection {
     },
     /// An explicit node list.
     Nodes(Vec<NodeEntry>),
+    /// An explicit node list in which every node names its group (VC), shared as `partition`
+    /// says (as for `philly_vc`); jobs' VCs name the groups.
+    Groups {
+        /// The nodes, each with a `group`.
+        nodes: Vec<NodeEntry>,
+        /// How the groups share the cluster.
+        #[serde(default)]
+        partition: Partition,
+    },
     /// Philly's VCs (`philly/philly_vc.csv`), 8 GPUs per node.
     PhillyVc {
         /// The VC table, relative to the data directory.

@@ -32,6 +32,9 @@ pub enum Transform {
     Episode(Episode),
     /// Divides inter-arrival times by this factor (2.0 doubles the arrival rate).
     ScaleRate(f64),
+    /// Sets every job's VC or GPU type by a seeded weighted draw, per user or per job (for
+    /// traces that do not record what a setting needs, e.g. RLTune's Helios VCs).
+    Assign(Assign),
 }
 
 /// Conditions of [`Transform::Filter`]; absent conditions always hold. Bounds are inclusive.
@@ -94,6 +97,95 @@ pub struct Episode {
     /// Which episode: jobs `[index * jobs, (index + 1) * jobs)`.
     #[serde(default)]
     pub index: usize,
+}
+
+/// What [`Transform::Assign`] sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssignField {
+    /// The job's VC (`TraceJob::vc`).
+    Vc,
+    /// The GPU type the job records (`TraceJob::gpu_type`).
+    GpuType,
+}
+
+/// What one draw of [`Transform::Assign`] covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssignBy {
+    /// One draw per user: all of a user's jobs get the same value (jobs without a user are an
+    /// error).
+    User,
+    /// One draw per job.
+    Job,
+}
+
+/// Parameters of [`Transform::Assign`]. Each draw is keyed by the user's name or the job's
+/// source line and the seed, so it does not depend on the order or on which other jobs are
+/// left: apply it before windows and episodes and every episode sees the same assignment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Assign {
+    /// What is set.
+    pub field: AssignField,
+    /// Per user or per job.
+    pub by: AssignBy,
+    /// Values and their relative weights (positive).
+    pub weights: std::collections::BTreeMap<String, f64>,
+    /// Seed of the draws.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+impl Assign {
+    fn apply(&self, trace: &mut Trace) -> Result<(), TraceError> {
+        if self.weights.is_empty() {
+            return Err(TraceError::Config("assign: weights must name at least one value".into()));
+        }
+        if let Some((name, weight)) = self.weights.iter().find(|(_, weight)| !(weight.is_finite() && **weight > 0.0)) {
+            return Err(TraceError::Config(format!(
+                "assign: the weight of '{name}' must be a positive number, got {weight}"
+            )));
+        }
+        let total: f64 = self.weights.values().sum();
+        let values: Vec<(crate::Sym, f64)> =
+            self.weights.iter().map(|(name, weight)| (trace.symbols.intern(name), *weight)).collect();
+        for index in 0..trace.jobs.len() {
+            let job = trace.jobs[index];
+            let key = match self.by {
+                AssignBy::User => match trace.symbols.get(job.user) {
+                    Some(user) if !job.user.is_none() => fnv1a(user.as_bytes()),
+                    _ => {
+                        return Err(TraceError::row(
+                            &trace.path,
+                            u64::from(job.line),
+                            "assign: by user, but the row names no user",
+                        ));
+                    }
+                },
+                AssignBy::Job => fnv1a(&job.line.to_le_bytes()),
+            };
+            let mut point = ChaCha8Rng::seed_from_u64(self.seed ^ key).random::<f64>() * total;
+            let mut chosen = values[values.len() - 1].0;
+            for &(value, weight) in &values {
+                if point < weight {
+                    chosen = value;
+                    break;
+                }
+                point -= weight;
+            }
+            match self.field {
+                AssignField::Vc => trace.jobs[index].vc = chosen,
+                AssignField::GpuType => trace.jobs[index].gpu_type = chosen,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// 64-bit FNV-1a: a stable hash of a draw's key (std's hasher may change between releases).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// What one transform did.
@@ -241,6 +333,7 @@ impl Transform {
                     }
                 }
             }
+            Transform::Assign(assign) => assign.apply(trace)?,
             Transform::ScaleRate(factor) => {
                 if !(factor.is_finite() && *factor > 0.0) {
                     return Err(TraceError::Config(format!("scale_rate: expected a positive factor, got {factor}")));

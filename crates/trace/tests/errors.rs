@@ -119,3 +119,30 @@ fn a_byte_order_mark_is_dropped_by_every_loader() {
         "attempts": [{"start_time": "2017-10-01 00:00:10", "end_time": "2017-10-01 01:00:00", "detail": [{"ip": "m1", "gpus": ["gpu0"]}]}]}]"#;
     load(TraceFormat::PhillyRaw, "bom-raw", "r.json", json);
 }
+
+#[test]
+fn absurd_magnitudes_are_refused_with_the_row() {
+    let pollux = "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,1e308,1,66.0,a\n";
+    assert_eq!(
+        error(TraceFormat::PhillyPollux, "huge-duration", "p.csv", pollux),
+        "p.csv:2: a duration of 1e308 s is out of range; expected 0 to 1e9 s (31 years)"
+    );
+    // helios-dirlab: finite intervals whose running sum overflows to infinity.
+    let dirlab = "u_id,user,gpu_num,cpu_num,node_num,interval,run_time,wall_time,new_status\n\
+                  0,1,1,1,1,1e308,84,0,Pass\n1,1,1,1,1,1e308,84,0,Pass\n";
+    assert_eq!(
+        error(TraceFormat::HeliosDirlab, "interval-sum", "d.csv", dirlab),
+        "d.csv:2: a submission time of 1e308 s is out of range; expected at most 1e11 s in magnitude"
+    );
+    // alibaba-openb: negative CPU and memory requests.
+    let header = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
+    let cpus = format!("{header}p,-1000,1024,1,1000,,LS,Running,0,10,0\n");
+    assert_eq!(
+        error(TraceFormat::AlibabaOpenb, "negative-cpu", "o.csv", &cpus),
+        "o.csv:2: -1 CPU cores is out of range; expected 0 to 1e7"
+    );
+    let memory = format!("{header}p,1000,-1024,1,1000,,LS,Running,0,10,0\n");
+    assert!(
+        error(TraceFormat::AlibabaOpenb, "negative-mem", "o.csv", &memory).contains("-1 GiB of memory is out of range")
+    );
+}

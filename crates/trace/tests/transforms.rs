@@ -1,7 +1,7 @@
 use crate::common::fixture;
 use schedlab_core::TraceStatus;
 use schedlab_trace::synthetic::JobTemplate;
-use schedlab_trace::transform::{Bound, Episode, Filter, Sample, Window, apply_all};
+use schedlab_trace::transform::{Assign, AssignBy, AssignField, Bound, Episode, Filter, Sample, Window, apply_all};
 use schedlab_trace::workload::{FractionalGpus, JobTypes, Model, build};
 use schedlab_trace::{TraceFormat, Transform};
 
@@ -203,4 +203,82 @@ fn a_relative_trace_may_keep_its_own_time_zero() {
         error.to_string().contains("origin: trace_start needs a trace whose times count from its start"),
         "{error}"
     );
+}
+
+/// A trace of `users.len()` one-GPU jobs, job `i` by `users[i]` (`None`: no user).
+fn jobs_of(users: &[Option<&str>]) -> schedlab_trace::Trace {
+    let mut trace = schedlab_trace::Trace::new("test", "test.csv", schedlab_trace::Clock::Relative);
+    for (index, user) in users.iter().enumerate() {
+        let mut job = schedlab_trace::TraceJob::new(index as f64, 1.0, index as u32 + 2);
+        if let Some(user) = user {
+            job.user = trace.symbols.intern(user);
+        }
+        trace.push(job);
+    }
+    trace
+}
+
+fn assign(field: AssignField, by: AssignBy, weights: &[(&str, f64)], seed: u64) -> Transform {
+    Transform::Assign(Assign {
+        field,
+        by,
+        weights: weights.iter().map(|(name, weight)| (name.to_string(), *weight)).collect(),
+        seed,
+    })
+}
+
+#[test]
+fn assign_by_user_gives_a_user_one_value_whatever_the_order_and_follows_the_weights() {
+    let users: Vec<String> = (0..2000).map(|index| format!("u{}", index % 400)).collect();
+    let names: Vec<Option<&str>> = users.iter().map(|user| Some(user.as_str())).collect();
+    let weights = [("vc1", 6.0), ("vc2", 2.0)];
+    let mut trace = jobs_of(&names);
+    assign(AssignField::Vc, AssignBy::User, &weights, 7).apply(&mut trace).unwrap();
+    let vc_of = |trace: &schedlab_trace::Trace, job: &schedlab_trace::TraceJob| {
+        (trace.symbols.get(job.user).unwrap().to_string(), trace.symbols.get(job.vc).unwrap().to_string())
+    };
+    let mut by_user = std::collections::BTreeMap::new();
+    for job in &trace.jobs {
+        let (user, vc) = vc_of(&trace, job);
+        assert_eq!(by_user.entry(user).or_insert_with(|| vc.clone()), &vc, "a user's jobs share one VC");
+    }
+    // 400 users drawn 3:1: the share of vc1 is 0.75 within a few standard deviations (0.022).
+    let vc1 = by_user.values().filter(|vc| *vc == "vc1").count() as f64 / by_user.len() as f64;
+    assert!((vc1 - 0.75).abs() < 0.08, "vc1 share {vc1}");
+    // The same users in reverse order, fewer jobs, same seed: the same VCs.
+    let mut reversed = jobs_of(&names[..500].iter().rev().copied().collect::<Vec<_>>());
+    assign(AssignField::Vc, AssignBy::User, &weights, 7).apply(&mut reversed).unwrap();
+    for job in &reversed.jobs {
+        let (user, vc) = vc_of(&reversed, job);
+        assert_eq!(by_user[&user], vc);
+    }
+    // Another seed gives another assignment.
+    let mut other = jobs_of(&names);
+    assign(AssignField::Vc, AssignBy::User, &weights, 8).apply(&mut other).unwrap();
+    assert!(other.jobs.iter().zip(&trace.jobs).any(|(a, b)| other.symbols.get(a.vc) != trace.symbols.get(b.vc)));
+}
+
+#[test]
+fn assign_by_job_sets_gpu_types_and_bad_weights_or_missing_users_are_errors() {
+    let mut trace = jobs_of(&[None; 300]);
+    assign(AssignField::GpuType, AssignBy::Job, &[("t4", 1.0), ("v100", 1.0), ("p100", 2.0)], 0)
+        .apply(&mut trace)
+        .unwrap();
+    let count = |name: &str| trace.jobs.iter().filter(|job| trace.symbols.get(job.gpu_type) == Some(name)).count();
+    assert_eq!(count("t4") + count("v100") + count("p100"), 300);
+    assert!(
+        count("t4") > 40 && count("v100") > 40 && count("p100") > 110,
+        "{} {} {}",
+        count("t4"),
+        count("v100"),
+        count("p100")
+    );
+    assert!(trace.jobs.iter().all(|job| job.vc.is_none()));
+
+    let message = assign(AssignField::Vc, AssignBy::User, &[("a", 1.0)], 0).apply(&mut jobs_of(&[None])).unwrap_err();
+    assert_eq!(message.to_string(), "test.csv:2: assign: by user, but the row names no user");
+    for weights in [&[][..], &[("a", 0.0)][..], &[("a", f64::NAN)][..]] {
+        let error = assign(AssignField::Vc, AssignBy::Job, weights, 0).apply(&mut jobs_of(&[None])).unwrap_err();
+        assert!(error.to_string().starts_with("assign: "), "{error}");
+    }
 }

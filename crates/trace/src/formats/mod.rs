@@ -90,7 +90,7 @@ impl TraceFormat {
 
     /// Loads a file of this format with default options.
     pub fn load(self, path: &Path) -> Result<Trace, TraceError> {
-        match self {
+        let trace = match self {
             TraceFormat::PhillyPollux => philly::load_pollux(path),
             TraceFormat::PhillyGavelDist => philly::load_gavel_distribution(path),
             TraceFormat::PhillyRaw => philly::load_raw(path, philly::PhillyRawOptions::default()),
@@ -101,8 +101,62 @@ impl TraceFormat {
             TraceFormat::Gavel => gavel::load(path),
             TraceFormat::Pollux => pollux::load(path),
             TraceFormat::RltuneSwf => rltune::load(path),
+        }?;
+        check_magnitudes(&trace)?;
+        Ok(trace)
+    }
+}
+
+/// Largest submission time accepted, in seconds (about 3,000 years: dates count from 1970).
+pub const MAX_SUBMIT_SECONDS: f64 = 1e11;
+/// Longest run time accepted, in seconds (about 31 years).
+pub const MAX_DURATION_SECONDS: f64 = 1e9;
+/// Most GPUs one job may ask for.
+pub const MAX_JOB_GPUS: f64 = 1e6;
+/// Most work (steps or seconds) one job may record.
+pub const MAX_WORK: f64 = 1e15;
+/// Most CPU cores, or GiB of memory, one job may ask for.
+pub const MAX_CPUS_OR_GIB: f32 = 1e7;
+
+/// A number as a message shows it: exponent form when very large or small.
+fn show(value: f64) -> String {
+    if value != 0.0 && !(1e-3..1e9).contains(&value.abs()) { format!("{value:e}") } else { format!("{value}") }
+}
+
+/// Refuses values no real job has (finite but absurd, such as a duration of 1e308 s, or a sum of
+/// inter-arrival times that overflowed): they would overflow or stall the engine later. The error
+/// names the row and the bound.
+fn check_magnitudes(trace: &Trace) -> Result<(), TraceError> {
+    for job in &trace.jobs {
+        let at = |message: String| TraceError::row(&trace.path, u64::from(job.line), message);
+        if !(job.submit.is_finite() && job.submit.abs() <= MAX_SUBMIT_SECONDS) {
+            return Err(at(format!(
+                "a submission time of {} s is out of range; expected at most {MAX_SUBMIT_SECONDS:e} s in magnitude",
+                show(job.submit)
+            )));
+        }
+        if let Some(duration) = job.duration.filter(|&duration| !(0.0..=MAX_DURATION_SECONDS).contains(&duration)) {
+            return Err(at(format!(
+                "a duration of {} s is out of range; expected 0 to {MAX_DURATION_SECONDS:e} s (31 years)",
+                show(duration)
+            )));
+        }
+        if !(0.0..=MAX_JOB_GPUS).contains(&job.gpus) {
+            return Err(at(format!("{} GPUs is out of range; expected 0 to {MAX_JOB_GPUS:e}", show(job.gpus))));
+        }
+        if let Some(work) = job.work.filter(|&work| !(0.0..=MAX_WORK).contains(&work)) {
+            return Err(at(format!("work of {} is out of range; expected 0 to {MAX_WORK:e}", show(work))));
+        }
+        for (what, value) in [("CPU cores", job.cpus), ("GiB of memory", job.mem_gib)] {
+            if let Some(value) = value.filter(|&value| !(0.0..=MAX_CPUS_OR_GIB).contains(&value)) {
+                return Err(at(format!(
+                    "{} {what} is out of range; expected 0 to {MAX_CPUS_OR_GIB:e}",
+                    show(f64::from(value))
+                )));
+            }
         }
     }
+    Ok(())
 }
 
 impl fmt::Display for TraceFormat {
