@@ -279,6 +279,11 @@ pub fn train_on_spec(
     let experiment = schedlab_experiment::Experiment::from_text(&text, &spec_path.display().to_string(), data)
         .map_err(|e| e.to_string())?;
     let plan = experiment.runs().into_iter().next().ok_or("the spec has no runs")?;
+    // The environment's rules come from the spec's policy, the FCFS baseline (`rltune-fcfs[...]`).
+    let mut config = config.clone();
+    config.rules = schedlab_policies_rltune::rules_of(&plan.policy.0)
+        .map_err(|error| format!("{}: key 'policies': {error}", spec_path.display()))?;
+    let config = &config;
     let workload = experiment.setup.workload(&experiment.inputs.workload, &plan).map_err(|e| e.to_string())?;
     let env = Environment {
         cluster: experiment.setup.cluster.clone(),
@@ -314,6 +319,7 @@ pub fn train_on_spec(
         "workload": workload.report,
         "jobs": workload.jobs.len(),
         "config": config,
+        "baseline": plan.policy.to_string(),
         "tool_version": env!("CARGO_PKG_VERSION"),
         "nn_library": "burn 0.22.1, Flex backend (one thread)",
         "learning_curve": curve,

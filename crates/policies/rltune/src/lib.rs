@@ -12,4 +12,4 @@ mod policy;
 mod registry;
 
 pub use policy::{Chooser, Order, RlTune, Step};
-pub use registry::{BUILTIN_WEIGHTS, POLICIES, digest};
+pub use registry::{BUILTIN_WEIGHTS, POLICIES, digest, rules_of};

@@ -22,13 +22,36 @@ pub struct PoolRules {
     /// The fragmentation feature divides partially used nodes by every node of the pool
     /// (`true`, Philly) or by the nodes with a free GPU (`false`, Helios).
     pub fragmentation_over_all_nodes: bool,
+    /// The "ways to schedule" feature counts tier 2 (Philly and Alibaba ask for it,
+    /// `allow_relax_min_nodes=True`; Helios' `build_observation` does not, so its count is
+    /// tier 1's only).
+    pub tier2_feature: bool,
     /// Where a job that may start is placed.
     pub placement: Placement,
 }
 
 impl Default for PoolRules {
     fn default() -> PoolRules {
-        PoolRules { small_node_limit: 4, fragmentation_over_all_nodes: true, placement: Placement::Greedy }
+        PoolRules {
+            small_node_limit: 4,
+            fragmentation_over_all_nodes: true,
+            tier2_feature: true,
+            placement: Placement::Greedy,
+        }
+    }
+}
+
+impl PoolRules {
+    /// The rules of one of the authors' environments: `philly` ([`PoolRules::default`]),
+    /// `helios` (fragmentation over nodes with a free GPU, helios_env_base_v2.py 1488; no tier 2
+    /// in the ways feature, 1505) or `alibaba` (fragmentation over nodes with a free GPU,
+    /// alibaba_env_base_v2.py 403; tier 2 counted, 420). Placement is greedy in all three.
+    pub fn for_env(env: &str) -> PoolRules {
+        match env {
+            "helios" => PoolRules { fragmentation_over_all_nodes: false, tier2_feature: false, ..PoolRules::default() },
+            "alibaba" => PoolRules { fragmentation_over_all_nodes: false, ..PoolRules::default() },
+            _ => PoolRules::default(),
+        }
     }
 }
 
@@ -68,16 +91,15 @@ pub fn placement_ways(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -
     ways
 }
 
-/// Pool-wide numbers for one job: free GPUs, capacity, fragmentation, largest node.
+/// Pool-wide numbers for one job: free GPUs, capacity, fragmentation.
 struct PoolState {
     free: u32,
     capacity: u32,
     fragmentation: f64,
-    largest_node: u32,
 }
 
 fn pool_state(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> PoolState {
-    let (mut free, mut capacity, mut partial, mut nodes, mut nodes_with_free, mut largest_node) = (0, 0, 0, 0, 0, 0);
+    let (mut free, mut capacity, mut partial, mut nodes, mut nodes_with_free) = (0, 0, 0, 0, 0);
     for (index, node) in cluster.spec().nodes().iter().enumerate() {
         if node.gpus == 0 || !job.may_use(node) {
             continue;
@@ -86,7 +108,6 @@ fn pool_state(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> PoolSt
         free += node_free;
         capacity += node.gpus;
         nodes += 1;
-        largest_node = largest_node.max(node.gpus);
         if node_free > 0 {
             nodes_with_free += 1;
             if node_free < node.gpus {
@@ -95,7 +116,7 @@ fn pool_state(cluster: &ClusterView, job: &JobView, rules: &PoolRules) -> PoolSt
         }
     }
     let denominator = if rules.fragmentation_over_all_nodes { nodes } else { nodes_with_free };
-    PoolState { free, capacity, fragmentation: partial as f64 / f64::max(denominator as f64, EPSILON), largest_node }
+    PoolState { free, capacity, fragmentation: partial as f64 / f64::max(denominator as f64, EPSILON) }
 }
 
 /// Two jobs share a pool when they may use the same nodes (same pool and GPU types).
@@ -117,6 +138,9 @@ pub fn observe(now: Time, cluster: &ClusterView, visible: &[&JobView], rules: &P
     let visible = &visible[..visible.len().min(QUEUE_SLOTS)];
     let mut features = Vec::with_capacity(OBSERVATION);
     let mut mask = vec![false; QUEUE_SLOTS];
+    // The environments divide a job's GPUs by the largest node of the whole cluster
+    // (`loads.max_gpu`: 8 on Philly, Helios and Alibaba alike), whatever pool the job is in.
+    let largest_node = cluster.spec().nodes().iter().map(|node| node.gpus).max().unwrap_or(1).max(1);
     // Ways depend only on the job's pool and size while the cluster is fixed (the authors cache
     // them by size).
     let mut cache: Vec<(&JobView, (u32, bool))> = Vec::new();
@@ -130,7 +154,8 @@ pub fn observe(now: Time, cluster: &ClusterView, visible: &[&JobView], rules: &P
                 Some(&(_, found)) => found,
                 None => {
                     let ways = placement_ways(cluster, job, rules);
-                    let found = (ways.count(), !ways.tier1.is_empty());
+                    let count = if rules.tier2_feature { ways.count() } else { ways.tier1_count() };
+                    let found = (count, !ways.tier1.is_empty());
                     cache.push((job, found));
                     found
                 }
@@ -149,7 +174,7 @@ pub fn observe(now: Time, cluster: &ClusterView, visible: &[&JobView], rules: &P
         let near_future = ((free - gpus) - future_demand + total) / (2.0 * total + EPSILON);
         let row = [
             (wait / MAX_WAIT_SECONDS).min(ALMOST_ONE),
-            (gpus / f64::from(pool.largest_node.max(1))).min(ALMOST_ONE),
+            (gpus / f64::from(largest_node)).min(ALMOST_ONE),
             supply,
             near_future.clamp(0.0, ALMOST_ONE),
             pool.fragmentation,

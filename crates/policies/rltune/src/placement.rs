@@ -42,12 +42,16 @@ impl Ways {
     /// Returns the environment's "ways to schedule" count in `{0, 1, 2, 3}`: 2 for several tier-1
     /// ways, 1 for one, plus 1 if tier 2 has any.
     pub fn count(&self) -> u32 {
-        let tier1 = match self.tier1.len() {
+        self.tier1_count() + u32::from(!self.tier2.is_empty())
+    }
+
+    /// Returns tier 1's part of [`Ways::count`]: 2 for several ways, 1 for one, 0 for none.
+    pub fn tier1_count(&self) -> u32 {
+        match self.tier1.len() {
             0 => 0,
             1 => 1,
             _ => 2,
-        };
-        tier1 + u32::from(!self.tier2.is_empty())
+        }
     }
 }
 

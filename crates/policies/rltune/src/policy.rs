@@ -119,13 +119,30 @@ impl RlTune {
         RlTune { name, chooser, rules, wait_as_code, rng: ChaCha8Rng::seed_from_u64(0), committed: None, record: None }
     }
 
-    /// Reads the shared parameters: `small_node_limit`, `fragmentation` (`nodes|free_nodes`),
-    /// `placement` (`greedy|ways|milp`) and, for `ways` and `milp`, `solver`, `alpha`, `beta`
-    /// and `gamma`.
+    /// Reads which authors' environment the rules default to: `env=philly|helios|alibaba`
+    /// ([`PoolRules::for_env`]).
+    pub fn read_env(reader: &mut ParamReader<'_>) -> Result<&'static str, ParamError> {
+        reader.choice("env", "philly", &["philly", "helios", "alibaba"])
+    }
+
+    /// Reads the shared parameters: `env`, then `small_node_limit`, `fragmentation`
+    /// (`nodes|free_nodes`), `tier2_feature`, `placement` (`greedy|ways|milp`) and, for `ways`
+    /// and `milp`, `solver`, `alpha`, `beta` and `gamma`.
     pub fn read_rules(reader: &mut ParamReader<'_>) -> Result<PoolRules, ParamError> {
-        let defaults = PoolRules::default();
+        let env = RlTune::read_env(reader)?;
+        RlTune::read_rules_in(reader, env)
+    }
+
+    /// [`RlTune::read_rules`] after `env` has been read.
+    pub fn read_rules_in(reader: &mut ParamReader<'_>, env: &str) -> Result<PoolRules, ParamError> {
+        let defaults = PoolRules::for_env(env);
         let limit = reader.f64("small_node_limit", f64::from(defaults.small_node_limit))?;
-        let over = reader.choice("fragmentation", "nodes", &["nodes", "free_nodes"])?;
+        let over = reader.choice(
+            "fragmentation",
+            if defaults.fragmentation_over_all_nodes { "nodes" } else { "free_nodes" },
+            &["nodes", "free_nodes"],
+        )?;
+        let tier2_feature = reader.bool("tier2_feature", defaults.tier2_feature)?;
         let placement = match reader.choice("placement", "greedy", &["greedy", "ways", "milp"])? {
             "greedy" => Placement::Greedy,
             mode => {
@@ -161,7 +178,12 @@ impl RlTune {
                 }
             }
         };
-        Ok(PoolRules { small_node_limit: limit as u32, fragmentation_over_all_nodes: over == "nodes", placement })
+        Ok(PoolRules {
+            small_node_limit: limit as u32,
+            fragmentation_over_all_nodes: over == "nodes",
+            tier2_feature,
+            placement,
+        })
     }
 
     fn choose(&mut self, context: &Context<'_>, plan: &schedlab_core::ClusterView, queue: &[&JobView]) -> JobId {

@@ -31,7 +31,9 @@ struct AgentRecipe {
 }
 
 fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
-    let given = reader.choice_text("weights", "philly")?;
+    let env = RlTune::read_env(reader)?;
+    // Each environment's built-in weights are its default.
+    let given = reader.choice_text("weights", env)?;
     let weights = if given.ends_with(".json") {
         // A data file: its contents are hashed into the runs' identity.
         reader.declare_file(&given);
@@ -59,7 +61,7 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
         Weights::Builtin(text)
     };
     let sample = reader.choice("action", "sample", &["sample", "greedy"])? == "sample";
-    let rules = RlTune::read_rules(reader)?;
+    let rules = RlTune::read_rules_in(reader, env)?;
     Ok(AgentRecipe { name: reader.name(), weights, sample, rules })
 }
 
@@ -85,6 +87,22 @@ fn read_order(order: Order) -> impl Fn(&mut ParamReader<'_>) -> Result<RlTune, P
             if matches!(order, Order::Wfp | Order::Uni) { reader.bool("wait_as_code", false)? } else { false };
         Ok(RlTune::new(reader.name(), Chooser::Order(order), rules, wait_as_code))
     }
+}
+
+/// The environment rules (`small_node_limit`, `fragmentation`, `tier2_feature`, `placement`,
+/// ...) of an `rltune-fcfs[...]` name, as a spec for the trainer gives them: the trainer
+/// trains in the environment its baseline runs in.
+pub fn rules_of(policy: &schedlab_core::PolicyParams) -> Result<PoolRules, ParamError> {
+    if policy.name != "rltune-fcfs" {
+        return Err(ParamError {
+            policy: policy.to_string(),
+            message: "the trainer's baseline must be rltune-fcfs (with the environment's parameters)".into(),
+        });
+    }
+    let mut reader = policy.reader();
+    let rules = RlTune::read_rules(&mut reader)?;
+    reader.finish()?;
+    Ok(rules)
 }
 
 /// The RLTune agent and its baselines.

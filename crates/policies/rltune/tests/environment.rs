@@ -152,3 +152,69 @@ fn every_placement_mode_runs_a_queue_to_completion_with_valid_allocations() {
     // The authors' way MILP gives the same schedule enumerated or solved.
     assert!(finished[1] == finished[2]);
 }
+
+/// The first slot's features of `job` alone in the queue at time 0 on `cluster`.
+fn features_alone(cluster: &ClusterView, job: &JobSpec, types: GpuTypeSet, rules: &PoolRules) -> Vec<f32> {
+    let view = JobView::arrived(job, types, None);
+    observe(Time::ZERO, cluster, &[&view], rules).features[..JOB_FEATURES].to_vec()
+}
+
+#[test]
+fn helios_features_stay_in_the_job_vc_and_count_no_tier_2() {
+    use schedlab_core::Allocation;
+    let spec = Arc::new(schedlab_policies_rltune::clusters::helios());
+    assert_eq!((spec.nodes().len(), spec.total_gpus()), (17, 136));
+    let mut cluster = ClusterView::new(spec.clone());
+    // vc2 is nodes 6-9: 5, 1, 1 and 0 GPUs free. vc1 (nodes 0-5) is untouched.
+    for (node, used) in [(6, 3), (7, 7), (8, 7), (9, 8)] {
+        cluster.take(&Allocation::on_node(NodeId(node), used), None).unwrap();
+    }
+    let mut job = rigid(&[(0.0, 2, 10.0)]).remove(0);
+    job.pool = Some("vc2".to_string());
+    let helios = PoolRules::for_env("helios");
+    let row = features_alone(&cluster, &job, GpuTypeSet::ALL, &helios);
+    let near = |a: f32, b: f64| assert!((f64::from(a) - b).abs() < 1e-6, "{a} vs {b}");
+    // 2 of 8 GPUs; (2 / 7 free) / 32 GPUs of vc2; ((7 - 2) - 0 + 32) / 64; the three vc2 nodes
+    // with a free GPU are all partial (Philly's rule would give 3 of 4 nodes).
+    near(row[1], 0.25);
+    near(row[2], (2.0 / 7.0) / 32.0);
+    near(row[3], 37.0 / (64.0 + 1e-5));
+    near(row[4], 1.0);
+    near(features_alone(&cluster, &job, GpuTypeSet::ALL, &PoolRules::default())[4], 0.75);
+    // One tier-1 way (node 6) and a tier-2 way (1 + 1 on nodes 7 and 8, filling both), which
+    // Helios does not count: 1/3 and "can start, one way".
+    near(row[5], 1.0 / 3.0);
+    near(row[6], 1.0 - 1e-5);
+    let with_tier2 = features_alone(&cluster, &job, GpuTypeSet::ALL, &PoolRules { tier2_feature: true, ..helios });
+    near(with_tier2[5], 2.0 / 3.0);
+    near(with_tier2[6], (1.0 - 1e-5) * 1.5);
+    // The same job in vc1 sees an empty pool of 48 GPUs.
+    job.pool = Some("vc1".to_string());
+    let row = features_alone(&cluster, &job, GpuTypeSet::ALL, &helios);
+    near(row[2], (2.0 / 48.0) / 48.0);
+    near(row[4], 0.0);
+}
+
+#[test]
+fn alibaba_features_use_the_job_gpu_type_pool_and_the_cluster_largest_node() {
+    use schedlab_core::{Allocation, GpuTypeId};
+    let spec = Arc::new(schedlab_policies_rltune::clusters::alibaba());
+    assert_eq!((spec.nodes().len(), spec.total_gpus()), (49, 254));
+    let mut cluster = ClusterView::new(spec.clone());
+    // The T4 pool is nodes 0-7 of 2 GPUs: node 0 half used, node 1 full.
+    cluster.take(&Allocation::on_node(NodeId(0), 1), None).unwrap();
+    cluster.take(&Allocation::on_node(NodeId(1), 2), None).unwrap();
+    let job = rigid(&[(0.0, 2, 10.0)]).remove(0);
+    let t4 = GpuTypeSet::EMPTY.with(GpuTypeId(0));
+    let alibaba = PoolRules::for_env("alibaba");
+    let row = features_alone(&cluster, &job, t4, &alibaba);
+    let near = |a: f32, b: f64| assert!((f64::from(a) - b).abs() < 1e-6, "{a} vs {b}");
+    // 2 GPUs over the largest node of the cluster (8), not of the T4 pool (2).
+    near(row[1], 0.25);
+    near(row[2], (2.0 / 13.0) / 16.0);
+    near(row[3], (11.0 + 16.0) / (32.0 + 1e-5));
+    // One partial node among the 7 with a free GPU (Philly's rule would divide by all 8).
+    near(row[4], 1.0 / 7.0);
+    let philly_rule = features_alone(&cluster, &job, t4, &PoolRules::default());
+    near(philly_rule[4], 1.0 / 8.0);
+}
