@@ -43,7 +43,7 @@ impl CsvFile {
                 return Err(TraceError::Header {
                     path: path.into(),
                     expected: columns.join(","),
-                    found: found.join(","),
+                    found: crate::text::shown(&found.join(",")),
                 });
             }
         }
@@ -84,7 +84,12 @@ impl CsvFile {
     }
 
     fn column_error(&self, column: usize, expected: &str, got: &str) -> TraceError {
-        self.error(format!("column {} ('{}'): expected {expected}, got '{got}'", column + 1, self.columns[column]))
+        self.error(format!(
+            "column {} ('{}'): expected {expected}, got '{}'",
+            column + 1,
+            self.columns[column],
+            crate::text::shown(got)
+        ))
     }
 
     /// Returns a field as trimmed text.

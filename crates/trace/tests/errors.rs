@@ -146,3 +146,15 @@ fn absurd_magnitudes_are_refused_with_the_row() {
         error(TraceFormat::AlibabaOpenb, "negative-mem", "o.csv", &memory).contains("-1 GiB of memory is out of range")
     );
 }
+
+#[test]
+fn errors_cut_long_fields_and_escape_control_characters() {
+    let header = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+    let long = format!("{header}2017-10-09 07:01:55,66.0,{},66.0,a\n", "9x".repeat(500_000));
+    let message = error(TraceFormat::PhillyPollux, "long-field", "p.csv", &long);
+    assert!(message.len() < 300, "{} bytes", message.len());
+    assert!(message.ends_with("x9x9x... (1000000 characters)'"), "{message}");
+    let nul = format!("{header}2017-10-09 07:01:55,66.0,1\u{0}2,66.0,a\n");
+    let message = error(TraceFormat::PhillyPollux, "nul-field", "p.csv", &nul);
+    assert!(message.ends_with("got '1\\u{0}2'"), "{message}");
+}

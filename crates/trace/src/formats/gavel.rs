@@ -44,7 +44,12 @@ pub fn load(path: &Path) -> Result<Trace, TraceError> {
                 TraceError::row(
                     path,
                     line_number,
-                    format!("column {} ('{}'): expected {expected}, got '{text}'", index + 1, column(index)),
+                    format!(
+                        "column {} ('{}'): expected {expected}, got '{}'",
+                        index + 1,
+                        column(index),
+                        crate::text::shown(text)
+                    ),
                 )
             })
         };
@@ -55,7 +60,11 @@ pub fn load(path: &Path) -> Result<Trace, TraceError> {
             TraceError::row(
                 path,
                 line_number,
-                format!("column {} ('scale_factor'): expected a whole number >= 1, got '{scale_text}'", scale + 1),
+                format!(
+                    "column {} ('scale_factor'): expected a whole number >= 1, got '{}'",
+                    scale + 1,
+                    crate::text::shown(scale_text)
+                ),
             )
         })?;
         let mut job = TraceJob::new(arrival, f64::from(scale_factor), line_number as u32);

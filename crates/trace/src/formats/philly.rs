@@ -125,13 +125,14 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
         trace.summary.rows += 1;
         let line = index as u64 + 1;
         let id = job.get("jobid").and_then(serde_json::Value::as_str).unwrap_or("?");
-        let fail = |message: String| TraceError::row(path, line, format!("job '{id}': {message}"));
+        let fail =
+            |message: String| TraceError::row(path, line, format!("job '{}': {message}", crate::text::shown(id)));
         let parse_time = |field: &str, value: Option<&serde_json::Value>| -> Result<Option<i64>, TraceError> {
             match time_field(value).map_err(|message| fail(format!("field '{field}': {message}")))? {
                 None => Ok(None),
-                Some(text) => parse_naive(text)
-                    .map(|seconds| Some(convert(seconds)))
-                    .ok_or_else(|| fail(format!("field '{field}': expected '%Y-%m-%d %H:%M:%S', got '{text}'"))),
+                Some(text) => parse_naive(text).map(|seconds| Some(convert(seconds))).ok_or_else(|| {
+                    fail(format!("field '{field}': expected '%Y-%m-%d %H:%M:%S', got '{}'", crate::text::shown(text)))
+                }),
             }
         };
         let Some(submit) = parse_time("submitted_time", job.get("submitted_time"))? else {
