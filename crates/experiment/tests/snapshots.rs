@@ -83,6 +83,18 @@ fn ci_rltune() {
 }
 
 #[test]
+fn ci_rltune_helios() {
+    if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
+        return;
+    }
+    let dir = check("rltune-helios");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let pinned = manifest["pinned_names"]["rltune[env=helios]"].as_str().unwrap();
+    assert!(pinned.starts_with("rltune[env=helios,weights=helios@"), "{pinned}");
+}
+
+#[test]
 fn new_built_in_weights_rerun_the_agents_runs_and_only_those() {
     if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
         return;

@@ -79,6 +79,22 @@ impl<R: BufRead> Read for TextReader<R> {
     }
 }
 
+/// Most characters of a field an error message repeats.
+const SHOWN_CHARS: usize = 60;
+
+/// A field as an error message repeats it: control characters (NUL, tabs, newlines) escaped,
+/// and cut after [`SHOWN_CHARS`] characters with the full length said, so that a 1 MB field
+/// or raw binary does not flood the terminal.
+pub fn shown(text: &str) -> String {
+    let total = text.chars().count();
+    let kept: String = text
+        .chars()
+        .take(SHOWN_CHARS)
+        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+        .collect();
+    if total > SHOWN_CHARS { format!("{kept}... ({total} characters)") } else { kept }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,20 +125,4 @@ mod tests {
         // A BOM later in the file is data; LF files pass unchanged.
         assert_eq!(read_through(b"a\n\xEF\xBB\xBF", 64, 64), b"a\n\xEF\xBB\xBF".to_vec());
     }
-}
-
-/// Most characters of a field an error message repeats.
-const SHOWN_CHARS: usize = 60;
-
-/// A field as an error message repeats it: control characters (NUL, tabs, newlines) escaped,
-/// and cut after [`SHOWN_CHARS`] characters with the full length said, so that a 1 MB field
-/// or raw binary does not flood the terminal.
-pub fn shown(text: &str) -> String {
-    let total = text.chars().count();
-    let kept: String = text
-        .chars()
-        .take(SHOWN_CHARS)
-        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
-        .collect();
-    if total > SHOWN_CHARS { format!("{kept}... ({total} characters)") } else { kept }
 }
