@@ -173,6 +173,13 @@ impl WorkloadSpec {
     /// against the data directory.
     pub fn build(&self, data: &DataDir, types: &JobTypes) -> Result<Workload, TraceError> {
         let mut workload = self.build_jobs(data, types)?;
+        if workload.jobs.is_empty() {
+            // Every metric of an empty run is undefined: say where the jobs went instead.
+            return Err(TraceError::Config(format!(
+                "the workload has no jobs to run ({})",
+                workload.report.join("; ")
+            )));
+        }
         if self.required_gpu_type {
             let required = workload.jobs.iter().filter(|job| job.gpu_type.is_some()).count();
             workload

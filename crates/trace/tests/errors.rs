@@ -158,3 +158,14 @@ fn errors_cut_long_fields_and_escape_control_characters() {
     let message = error(TraceFormat::PhillyPollux, "nul-field", "p.csv", &nul);
     assert!(message.ends_with("got '1\\u{0}2'"), "{message}");
 }
+
+#[test]
+fn an_empty_workload_is_an_error_that_says_where_the_jobs_went() {
+    let header_only = temp_file("header-only", "p.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n");
+    let spec: schedlab_trace::spec::WorkloadSpec =
+        serde_json::from_str(r#"{"trace": {"format": "philly-pollux", "path": "p.csv"}}"#).unwrap();
+    let data = schedlab_core::DataDir::at(header_only.parent().unwrap());
+    let message = spec.build(&data, &Default::default()).unwrap_err().to_string();
+    assert!(message.starts_with("the workload has no jobs to run ("), "{message}");
+    assert!(message.contains("0 rows read"), "{message}");
+}
