@@ -56,6 +56,9 @@ pub fn verify(dir: Option<PathBuf>) -> Result<()> {
     let Some(dir) = dir.or_else(|| DataDir::locate().root().map(PathBuf::from)) else {
         bail!("no data directory found (looked in {})", schedlab_core::datadir::data_dir_candidates());
     };
+    if !dir.is_dir() {
+        bail!("{}: no such folder; give the data directory (the one holding philly/, helios/, ...)", dir.display());
+    }
     let results = schedlab_data::verify(&schedlab_data::Sources::builtin(), &dir)?;
     let mut bad = 0;
     for (file, state) in &results {

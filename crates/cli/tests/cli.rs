@@ -48,6 +48,11 @@ fn errors_are_printed_once_with_a_failing_exit_code() {
     assert!(stderr.contains("unknown field `sedes`"), "{stderr}");
     let output = schedlab().args(["reproduce", "no-such-experiment"]).output().unwrap();
     assert!(text(&output).1.contains("shipped experiments: "), "{}", text(&output).1);
+    let output = schedlab().args(["data", "verify", "--dir", "/nonexistent/schedlab-data"]).output().unwrap();
+    assert!(!output.status.success());
+    let (stdout, stderr) = text(&output);
+    assert!(stdout.is_empty(), "no list of missing files: {stdout}");
+    assert!(stderr.contains("/nonexistent/schedlab-data: no such folder"), "{stderr}");
 }
 
 #[test]

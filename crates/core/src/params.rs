@@ -201,8 +201,8 @@ impl ParamReader<'_> {
 
     /// Reads a strictly positive finite number.
     pub fn positive_f64(&mut self, key: &'static str, default: f64) -> Result<f64, ParamError> {
-        let value = self.f64(key, default)?;
-        if value <= 0.0 {
+        let value = self.parsed(key, default, "a positive number")?;
+        if !(value.is_finite() && value > 0.0) {
             return Err(self.error(format!("parameter '{key}': expected a positive number, got {value}")));
         }
         Ok(value)
@@ -344,6 +344,19 @@ mod tests {
     fn rejects_malformed_names() {
         for text in ["", "fi fo", "las[quantum=60", "las[quantum]", "las[a=1,a=2]"] {
             assert!(text.parse::<PolicyParams>().is_err(), "{text} should be rejected");
+        }
+    }
+
+    #[test]
+    fn positive_parameters_say_positive_for_zero_and_negatives() {
+        for value in ["-5", "0", "inf"] {
+            let params: PolicyParams = format!("las[quantum={value}]").parse().unwrap();
+            let message = params.reader().positive_f64("quantum", 1.0).unwrap_err().to_string();
+            assert!(
+                message.ends_with("parameter 'quantum': expected a positive number, got inf")
+                    || message.contains(&format!("expected a positive number, got {value}")),
+                "{message}"
+            );
         }
     }
 
