@@ -20,6 +20,11 @@ use std::path::PathBuf;
 /// The cluster flag as a spec section: `TYPE=GPUS,...` keeps the types in the order given.
 fn cluster_section(text: &str, gpus_per_node: u32) -> Result<ClusterSection> {
     let (name, option) = text.split_once(':').map_or((text, None), |(name, option)| (name, Some(option)));
+    if option.is_some_and(|option| {
+        option.trim().is_empty() || !option.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    }) {
+        bail!("cluster '{text}': after ':' give a GPU type name of letters, digits, '-' or '_' (e.g. philly:v100)");
+    }
     Ok(match name {
         "philly" => ClusterSection::PhillyVc {
             path: PathBuf::from("philly/philly_vc.csv"),
@@ -199,5 +204,19 @@ fn print_summary(args: &SimulateArgs, experiment: &Experiment, result: &RunOutco
             solver.build_seconds * 1000.0,
             solver.solve_seconds * 1000.0
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cluster_section;
+
+    #[test]
+    fn a_cluster_flag_with_an_empty_or_odd_type_name_is_refused() {
+        for text in ["philly:", "philly: ", "philly:a b"] {
+            let message = cluster_section(text, 8).unwrap_err().to_string();
+            assert!(message.contains("after ':' give a GPU type name"), "{text}: {message}");
+        }
+        assert!(cluster_section("philly:v100", 8).is_ok());
     }
 }
