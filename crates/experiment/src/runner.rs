@@ -165,31 +165,52 @@ pub fn run_experiment(
 
     progress(Progress::Started { to_run: todo.len(), reused });
     let done = AtomicUsize::new(0);
-    let results: Vec<Result<RunOutcome, ExperimentError>> = pool.install(|| {
+    // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
+    // results could not be kept either.
+    let save_failed = std::sync::atomic::AtomicBool::new(false);
+    let results: Vec<Result<Option<RunOutcome>, ExperimentError>> = pool.install(|| {
         todo.par_iter()
             .map(|plan| {
+                if save_failed.load(Ordering::SeqCst) {
+                    return Ok(None);
+                }
                 let workload = &workloads[&plan.workload_key];
                 let outcome = run_one(experiment, workload, plan, hash_of(plan), false)?;
-                store.save(&outcome)?;
+                if let Err(error) = store.save(&outcome) {
+                    save_failed.store(true, Ordering::SeqCst);
+                    return Err(error);
+                }
                 let done = done.fetch_add(1, Ordering::SeqCst) + 1;
                 progress(Progress::Finished { done, key: &outcome.key, wall_time_s: outcome.wall_time_s });
-                Ok(outcome)
+                Ok(Some(outcome))
             })
             .collect()
     });
     let mut first_error = None;
     let ran = results.len();
+    let mut skipped = 0;
     for result in results {
         match result {
-            Ok(outcome) => {
+            Ok(Some(outcome)) => {
                 outcomes.insert(outcome.key.clone(), outcome);
             }
+            Ok(None) => skipped += 1,
             Err(error) => {
                 first_error.get_or_insert(error);
             }
         }
     }
     if let Some(error) = first_error {
+        if save_failed.load(Ordering::SeqCst) {
+            return Err(ExperimentError::Run {
+                key: "-".into(),
+                message: format!(
+                    "{error}; {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
+                    outcomes.len(),
+                    store.dir().display()
+                ),
+            });
+        }
         return Err(error);
     }
     let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();

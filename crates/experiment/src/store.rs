@@ -112,8 +112,14 @@ impl Store {
     fn write_atomic(&self, path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
         let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or("file");
         let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-        std::fs::write(&temporary, contents).map_err(|error| io_error(&temporary, error))?;
-        std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
+        // A failed write or rename (a full disk, say) leaves no temporary file behind.
+        let result = std::fs::write(&temporary, contents)
+            .map_err(|error| io_error(&temporary, error))
+            .and_then(|()| std::fs::rename(&temporary, path).map_err(|error| io_error(path, error)));
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        result
     }
 }
 
@@ -145,6 +151,23 @@ mod tests {
         assert_eq!(store.load(&key, "h"), Some(outcome));
         // Keys alike in their first characters are different files.
         assert_eq!(store.load(&format!("{key}x"), "h"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("schedlab-store-failed-{}", std::process::id()));
+        let store = Store::open(&dir).unwrap();
+        // Renaming over a non-empty folder fails after the temporary file was written.
+        std::fs::create_dir_all(dir.join("table.csv/inside")).unwrap();
+        let error = store.write("table.csv", b"a,b\n").unwrap_err().to_string();
+        assert!(error.contains("table.csv"), "{error}");
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -39,3 +39,24 @@ fn a_plot_across_experiments_is_checked_with_the_spec() {
         assert!(expected.iter().all(|part| error.contains(part)), "{error}");
     }
 }
+
+#[test]
+fn when_a_result_cannot_be_saved_later_runs_stop_and_the_error_says_what_was_kept() {
+    let dir = crate::common::temp_dir("save-fails");
+    crate::common::run(crate::common::SMALL, &dir, 1).unwrap();
+    // Every stored run becomes a non-empty folder of the same name: saving it again fails.
+    let runs = dir.join("small/runs");
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(&runs).unwrap().map(|entry| entry.unwrap().path()).collect();
+    assert_eq!(files.len(), 12);
+    for file in &files {
+        std::fs::remove_file(file).unwrap();
+        std::fs::create_dir_all(file.join("blocked")).unwrap();
+    }
+    let message = crate::common::run(crate::common::SMALL, &dir, 1).unwrap_err().to_string();
+    assert!(message.contains("0 runs are saved in") && message.contains("a rerun resumes from them"), "{message}");
+    assert!(message.contains("11 runs were not started"), "{message}");
+    let temporary = std::fs::read_dir(&runs)
+        .unwrap()
+        .filter(|entry| entry.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"));
+    assert_eq!(temporary.count(), 0);
+}
