@@ -175,7 +175,8 @@ pub struct RunFlags {
     /// No progress bar or summary.
     #[arg(long)]
     pub quiet: bool,
-    /// Exit with an error when a published claim is missed.
+    /// Exit with an error when a published claim is missed, and refuse data files whose
+    /// SHA-256 differs from the one recorded in traces/sources.json.
     #[arg(long)]
     pub strict: bool,
     /// Where experiment folders go.

@@ -17,6 +17,17 @@ pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
 /// `schedlab check SPEC`.
 pub fn check(path: &Path) -> Result<()> {
     let experiment = load(path, &DataDir::locate())?;
+    let sources = schedlab_data::Sources::builtin();
+    for (name, file) in &experiment.setup.data_files {
+        let Some(recorded) = sources.find(name) else { continue };
+        let found = schedlab_data::sha256_file(file)?;
+        if found != recorded.sha256 {
+            eprintln!(
+                "warning: data file differs from its recorded checksum: {name}: SHA-256 {found}, recorded {} (`run --strict` refuses it)",
+                recorded.sha256
+            );
+        }
+    }
     let runs = experiment.runs().len();
     println!(
         "{}: ok ({runs} runs: {} policies x {} seeds x {} sweep points)",
@@ -122,6 +133,8 @@ impl Bar {
                 }
                 self.bar.set_position(done as u64);
             }
+            // Shown even with --quiet: it is about the inputs, not progress.
+            Progress::Warning(line) => self.bar.suspend(|| eprintln!("warning: {line}")),
         }
     }
 }
@@ -134,6 +147,12 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
         force: flags.force,
         results_dir: flags.results.clone(),
         git_revision: git_revision(),
+        known_checksums: schedlab_data::Sources::builtin()
+            .files
+            .into_iter()
+            .map(|file| (file.path, file.sha256))
+            .collect(),
+        strict_data: flags.strict,
     };
     let started = std::time::Instant::now();
     let bar = Bar::new(flags.quiet);

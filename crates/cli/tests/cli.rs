@@ -208,3 +208,45 @@ policies: [rltune-fcfs]
     assert!(run().status.success());
     assert_eq!(std::fs::read_to_string(&out).unwrap(), weights);
 }
+
+#[test]
+fn a_modified_data_file_is_warned_about_by_check_and_run_and_refused_by_strict() {
+    let dir = temp_dir("modified-data");
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("philly")).unwrap();
+    // A listed file (traces/sources.json) with other contents than recorded.
+    std::fs::write(
+        data.join("philly/philly-pollux.csv"),
+        "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,60,1,60,a\n",
+    )
+    .unwrap();
+    let spec = dir.join("modified.yaml");
+    std::fs::write(
+        &spec,
+        "name: modified\nworkload:\n  trace: {format: philly-pollux, path: philly/philly-pollux.csv}\n\
+         cluster:\n  compact: {gpus: {v100: 4}, gpus_per_node: 4}\npolicies: [fifo]\n",
+    )
+    .unwrap();
+    let output = schedlab().env("SCHEDLAB_DATA", &data).arg("check").arg(&spec).output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: data file differs from its recorded checksum: philly/philly-pollux.csv"),
+        "{stderr}"
+    );
+    let results = dir.join("results");
+    let run = |strict: bool| {
+        let mut command = schedlab();
+        command.env("SCHEDLAB_DATA", &data).arg("run").arg(&spec).arg("--quiet").arg("--results").arg(&results);
+        if strict {
+            command.arg("--strict");
+        }
+        command.output().unwrap()
+    };
+    let output = run(false);
+    assert!(output.status.success(), "{}", text(&output).1);
+    assert!(text(&output).1.contains("warning: data file differs"), "{}", text(&output).1);
+    let output = run(true);
+    assert!(!output.status.success());
+    assert!(text(&output).1.contains("(strict): philly/philly-pollux.csv"), "{}", text(&output).1);
+}

@@ -24,6 +24,10 @@ pub struct Manifest {
     pub gpu_types: Vec<String>,
     /// `(data file, sha256)`.
     pub data_files: Vec<(String, String)>,
+    /// Data files whose SHA-256 differs from the recorded one (`traces/sources.json`), each
+    /// with both checksums.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub data_modified: Vec<String>,
     /// `(data file, sha256)` read by each policy that reads files (part of its runs' hashes).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub policy_files: std::collections::BTreeMap<String, Vec<(String, String)>>,

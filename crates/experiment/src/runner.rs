@@ -26,6 +26,12 @@ pub struct RunOptions {
     pub results_dir: PathBuf,
     /// The git revision, for the manifest.
     pub git_revision: Option<String>,
+    /// The recorded SHA-256 of data files by path inside the data directory (the binary gives
+    /// `traces/sources.json`'s): a file used with another checksum is warned about and listed
+    /// in the manifest.
+    pub known_checksums: BTreeMap<String, String>,
+    /// Refuse to run with a data file whose checksum differs from its recorded one.
+    pub strict_data: bool,
 }
 
 /// What the runner reports while it works; the binary renders it (the library never prints).
@@ -47,6 +53,8 @@ pub enum Progress<'a> {
         /// Its wall-clock seconds.
         wall_time_s: f64,
     },
+    /// Something the user should know that does not stop the run.
+    Warning(&'a str),
 }
 
 /// A progress callback that ignores everything.
@@ -101,6 +109,22 @@ pub fn run_experiment(
         files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
     };
     let data_hashes = hash_files(&setup.data_files)?;
+    let data_modified: Vec<String> = data_hashes
+        .iter()
+        .filter_map(|(path, sha)| {
+            let known = options.known_checksums.get(path)?;
+            (known != sha).then(|| format!("{path}: SHA-256 {sha}, recorded {known}"))
+        })
+        .collect();
+    if options.strict_data && !data_modified.is_empty() {
+        return Err(ExperimentError::Data(format!(
+            "data files differ from their recorded checksums (strict): {}; `schedlab data fetch` restores them",
+            data_modified.join("; ")
+        )));
+    }
+    for line in &data_modified {
+        progress(Progress::Warning(&format!("data file differs from its recorded checksum: {line}")));
+    }
     // The files a policy reads (its `throughputs=` table, say) are part of its runs' identity.
     let policy_hashes: BTreeMap<String, Vec<(String, String)>> = setup
         .policy_files
@@ -221,6 +245,7 @@ pub fn run_experiment(
         git_revision: options.git_revision.clone(),
         gpu_types: setup.cluster.gpu_types().to_vec(),
         data_files: data_hashes,
+        data_modified,
         policy_files: policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
         pinned_names: setup.pinned_names.clone(),
         workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),

@@ -60,3 +60,48 @@ fn when_a_result_cannot_be_saved_later_runs_stop_and_the_error_says_what_was_kep
         .filter(|entry| entry.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"));
     assert_eq!(temporary.count(), 0);
 }
+
+#[test]
+fn a_data_file_with_another_checksum_is_warned_about_recorded_and_refused_when_strict() {
+    use schedlab_experiment::{Progress, RunOptions, run_experiment};
+    let dir = crate::common::temp_dir("checksums");
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("t")).unwrap();
+    std::fs::write(
+        data.join("t/w.csv"),
+        "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-09 07:01:55,60,1,60,a\n",
+    )
+    .unwrap();
+    let text = "name: sums
+workload:
+  trace: {format: philly-pollux, path: t/w.csv}
+cluster:
+  compact: {gpus: {v100: 4}, gpus_per_node: 4}
+policies: [fifo]
+";
+    let experiment =
+        schedlab_experiment::Experiment::from_text(text, "spec.yaml", &schedlab_core::DataDir::at(&data)).unwrap();
+    let recorded = "0".repeat(64);
+    let options = RunOptions {
+        threads: 1,
+        results_dir: dir.join("results"),
+        known_checksums: [("t/w.csv".to_string(), recorded.clone())].into(),
+        ..RunOptions::default()
+    };
+    let warnings = std::sync::Mutex::new(Vec::new());
+    run_experiment(&experiment, &options, &|progress| {
+        if let Progress::Warning(line) = progress {
+            warnings.lock().unwrap().push(line.to_string());
+        }
+    })
+    .unwrap();
+    let warnings = warnings.into_inner().unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].starts_with("data file differs from its recorded checksum: t/w.csv: SHA-256 "), "{warnings:?}");
+    let manifest = std::fs::read_to_string(dir.join("results/sums/manifest.json")).unwrap();
+    assert!(manifest.contains("\"data_modified\"") && manifest.contains(&recorded), "{manifest}");
+
+    let strict = RunOptions { strict_data: true, force: true, ..options };
+    let message = run_experiment(&experiment, &strict, &schedlab_experiment::no_progress).unwrap_err().to_string();
+    assert!(message.contains("data files differ from their recorded checksums (strict): t/w.csv"), "{message}");
+}
