@@ -98,6 +98,11 @@ enum Rerate {
 /// in a row is stalled.
 const MAX_IDLE_DECISIONS: u32 = 10_000;
 
+/// This many preemptions in a row, each of a job whose restart overhead had not yet passed (so
+/// it made no progress), with no job finishing in between, is a livelock: a time slice no
+/// longer than the restart overhead.
+const MAX_WASTED_STOPS: u32 = 100_000;
+
 struct Engine<'a> {
     cluster: ClusterView,
     workload: &'a [JobSpec],
@@ -118,6 +123,9 @@ struct Engine<'a> {
     events: u64,
     decisions: u64,
     idle_decisions: u32,
+    /// Preemptions in a row of jobs that had made no progress since they started (see
+    /// [`MAX_WASTED_STOPS`]).
+    wasted_stops: u32,
     timeline: BusyTimeline,
     arrived: Vec<JobId>,
     finished: Vec<JobId>,
@@ -176,6 +184,7 @@ pub fn run(
         events: 0,
         decisions: 0,
         idle_decisions: 0,
+        wasted_stops: 0,
         arrived: Vec::new(),
         finished: Vec::new(),
         rate_changed: Vec::new(),
@@ -405,6 +414,23 @@ impl Engine<'_> {
         self.bank_copies(job, None);
         let view = self.jobs.get_mut(job).expect("stopping an active job");
         let since = view.last_change.expect("a running job has a start time");
+        if now <= view.productive_from() {
+            self.wasted_stops += 1;
+            if self.wasted_stops > MAX_WASTED_STOPS {
+                return Err(SimError::Stalled {
+                    policy: self.policy_name.clone(),
+                    time: now,
+                    message: format!(
+                        "{MAX_WASTED_STOPS} preemptions in a row stopped jobs before their restart overhead had passed \
+                         (job {job} started at {since}, productive from {}), and no job finished: nothing progresses; \
+                         a time-slicing policy needs a slice longer than the restart overhead",
+                        view.productive_from()
+                    ),
+                });
+            }
+        } else {
+            self.wasted_stops = 0;
+        }
         let allocation = view.record_stop(now);
         self.jobs.sync_state(job);
         let state = &mut self.states[job.index()];
@@ -576,7 +602,10 @@ impl Engine<'_> {
     }
 
     fn complete(&mut self, job: JobId) -> Result<(), SimError> {
+        // A finishing job progressed: the livelock count starts again.
+        self.wasted_stops = 0;
         self.stop(job, true)?;
+        self.wasted_stops = 0;
         let mut view = self.jobs.remove(job).expect("completing an active job");
         if self.config.check_invariants {
             self.check_copies_progress(&view)?;

@@ -105,3 +105,23 @@ fn a_policy_that_never_starts_anything_stalls_with_a_clear_error() {
         .unwrap_err();
     assert!(err.to_string().contains("stalled at 0.000s: 1 jobs wait on an idle cluster"), "{err}");
 }
+
+#[test]
+fn time_slicing_with_a_slice_no_longer_than_the_restart_overhead_is_a_livelock_error() {
+    // Three one-GPU jobs on one GPU: Gandiva swaps them every 60 s, and each restart costs
+    // 60 s, so no job ever progresses.
+    let jobs = rigid(&[(0.0, 1, 600.0), (0.0, 1, 600.0), (0.0, 1, 600.0)]);
+    let params: schedlab_core::PolicyParams = "gandiva[quantum=60]".parse().unwrap();
+    let mut policy = schedlab_policies_basic::Gandiva::read(&mut params.reader()).unwrap();
+    let config = SimConfig { restart_overhead: 60.0, ..SimConfig::default() };
+    let err = run(cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap_err();
+    assert!(matches!(err, SimError::Stalled { .. }), "{err}");
+    assert!(
+        err.to_string().contains("preemptions in a row stopped jobs before their restart overhead had passed"),
+        "{err}"
+    );
+    // With a slice longer than the overhead every job finishes.
+    let config = SimConfig { restart_overhead: 30.0, ..SimConfig::default() };
+    let result = run(cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
+    assert!(result.jobs.iter().all(|job| job.jct.is_some()));
+}
