@@ -372,7 +372,9 @@ impl ExperimentSpec {
     /// checked here (keys, types, policy names and parameters, metric and axis names, each at
     /// its line); resolution (`Experiment::resolve`) does the rest.
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
-        serde_saphyr::from_str(text)
+        // YAML 1.2 booleans only: `yes`, `on` and the like are refused where a boolean is expected.
+        let options = serde_saphyr::options! { strict_booleans: true };
+        serde_saphyr::from_str_with_options(text, options)
             .map_err(|error| ExperimentError::Spec { path: origin.to_string(), message: error.to_string() })
     }
 }

@@ -128,3 +128,9 @@ fn engine_settings_and_workloads_a_run_could_not_use_are_refused_at_resolution()
         assert!(message.contains(expected), "expected '{expected}' in: {message}");
     }
 }
+
+#[test]
+fn yaml_1_1_booleans_are_refused() {
+    let message = error(&format!("{SMALL}sim: {{overhead_on_first_start: yes}}\n"));
+    assert!(message.contains("line 16") && message.contains("invalid boolean"), "{message}");
+}
