@@ -33,6 +33,31 @@ pub enum BuildError {
     /// Occurs when the resulting cluster is invalid.
     #[error(transparent)]
     Cluster(#[from] ClusterError),
+    /// Occurs when a cluster would have more nodes or GPUs than schedlab builds.
+    #[error("{what} is more than the {limit} schedlab builds; did you mean fewer?")]
+    TooLarge {
+        /// What was asked for, e.g. "536870912 nodes".
+        what: String,
+        /// The bound.
+        limit: String,
+    },
+}
+
+/// Most nodes a cluster may have (the largest real clusters in the data have a few thousand).
+pub const MAX_NODES: u64 = 1_000_000;
+/// Most GPUs a cluster may have.
+pub const MAX_GPUS: u64 = 10_000_000;
+
+/// Refuses a cluster of `nodes` nodes and `gpus` GPUs beyond [`MAX_NODES`] or [`MAX_GPUS`]
+/// before anything is allocated.
+fn check_size(nodes: u64, gpus: u64) -> Result<(), BuildError> {
+    if nodes > MAX_NODES {
+        return Err(BuildError::TooLarge { what: format!("{nodes} nodes"), limit: format!("{MAX_NODES} nodes") });
+    }
+    if gpus > MAX_GPUS {
+        return Err(BuildError::TooLarge { what: format!("{gpus} GPUs"), limit: format!("{MAX_GPUS} GPUs") });
+    }
+    Ok(())
 }
 
 /// A homogeneous-node cluster per GPU type: `{v100: 36, p100: 36, k80: 36}` with 4 per node.
@@ -75,6 +100,9 @@ impl CompactCluster {
         if self.gpus_per_node == 0 {
             return Err(BuildError::ZeroPerNode);
         }
+        let gpus: u64 = self.gpus.iter().map(|(_, gpus)| u64::from(*gpus)).sum();
+        let nodes: u64 = self.gpus.iter().map(|(_, gpus)| u64::from(*gpus) / u64::from(self.gpus_per_node)).sum();
+        check_size(nodes, gpus)?;
         let mut gpu_types = Vec::new();
         let mut nodes = Vec::new();
         for (type_index, (name, gpus)) in self.gpus.iter().enumerate() {
@@ -124,6 +152,11 @@ pub struct NodeEntry {
 
 /// Builds a cluster from an explicit node list; GPU types get ids in order of first mention.
 pub fn from_node_list(entries: &[NodeEntry]) -> Result<ClusterSpec, BuildError> {
+    let count = |entry: &NodeEntry| u64::from(entry.count.unwrap_or(1));
+    check_size(
+        entries.iter().map(count).sum(),
+        entries.iter().map(|entry| count(entry) * u64::from(entry.gpus)).sum(),
+    )?;
     let mut gpu_types: Vec<String> = Vec::new();
     let mut nodes = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
@@ -383,6 +416,26 @@ mod tests {
         assert_eq!(err.to_string(), "GPU type 'v100': 6 GPUs is not a multiple of 4 GPUs per node");
         let err = CompactCluster::parse("v100=x", 4).unwrap_err();
         assert_eq!(err.to_string(), "invalid cluster 'v100=x': 'x' is not a whole number of GPUs");
+    }
+
+    #[test]
+    fn absurd_cluster_sizes_are_refused_before_anything_is_allocated() {
+        let err = CompactCluster::parse("v100=4294967292", 4).unwrap().build().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1073741823 nodes is more than the 1000000 nodes schedlab builds; did you mean fewer?"
+        );
+        let entry = NodeEntry {
+            name: None,
+            gpu_type: Some("v100".into()),
+            gpus: 4_000_000,
+            cpus: None,
+            mem_gib: None,
+            group: None,
+            count: Some(3),
+        };
+        let err = from_node_list(&[entry]).unwrap_err();
+        assert!(err.to_string().starts_with("12000000 GPUs is more than the 10000000 GPUs"), "{err}");
     }
 
     #[test]

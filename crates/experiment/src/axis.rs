@@ -72,13 +72,13 @@ impl Axis {
     /// Checks one value of the axis.
     pub fn check(self, value: f64) -> Result<(), String> {
         let ok = match self {
-            Axis::Jobs => value >= 1.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
+            Axis::Jobs => value >= 1.0 && value.fract() == 0.0 && value <= schedlab_trace::synthetic::MAX_JOBS as f64,
             Axis::TraceIndex | Axis::Episode => value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
             Axis::RatePerHour | Axis::ScaleRate => value.is_finite() && value > 0.0,
             Axis::RestartOverhead => value.is_finite() && value >= 0.0,
         };
         let expected = match self {
-            Axis::Jobs => "a positive whole number",
+            Axis::Jobs => "a positive whole number of at most 2000000",
             Axis::TraceIndex | Axis::Episode => "a whole number",
             Axis::RatePerHour | Axis::ScaleRate => "a positive number",
             Axis::RestartOverhead => "a non-negative number of seconds",

@@ -363,6 +363,12 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
     if jobs == 0 && !spec.sweep.contains_key(&Axis::Jobs) {
         return Err("workload: a generator needs at least one job".into());
     }
+    if jobs > schedlab_trace::synthetic::MAX_JOBS {
+        return Err(format!(
+            "workload: a generator of {jobs} jobs is more than the {} schedlab generates (about 1 KB each in memory)",
+            schedlab_trace::synthetic::MAX_JOBS
+        ));
+    }
     if let Some(rate) = rate
         && !(rate.is_finite() && rate > 0.0)
         && !spec.sweep.contains_key(&Axis::RatePerHour)

@@ -134,3 +134,13 @@ fn yaml_1_1_booleans_are_refused() {
     let message = error(&format!("{SMALL}sim: {{overhead_on_first_start: yes}}\n"));
     assert!(message.contains("line 16") && message.contains("invalid boolean"), "{message}");
 }
+
+#[test]
+fn absurd_sizes_are_refused_by_check() {
+    let message = error(&SMALL.replace("jobs: 60,", "jobs: 100000000000,"));
+    assert!(message.contains("a generator of 100000000000 jobs is more than the 2000000"), "{message}");
+    let message = error(&SMALL.replace("rate_per_hour: [0.5, 1.0]", "jobs: [10, 3000000]"));
+    assert!(message.contains("expected a positive whole number of at most 2000000, got 3000000"), "{message}");
+    let message = error(&SMALL.replace("{v100: 8, k80: 8}", "{v100: 4294967292, k80: 8}"));
+    assert!(message.contains("nodes is more than the 1000000 nodes schedlab builds"), "{message}");
+}

@@ -224,6 +224,17 @@ impl WorkloadSpec {
                 if matches!(self.model, Model::PolluxBuckets { .. } | Model::FromTrace | Model::Applications) {
                     return Err(TraceError::Config("generators take model rigid or gavel-zoo".into()));
                 }
+                let asked = match generator {
+                    GeneratorSpec::GavelContinuous { jobs, .. }
+                    | GeneratorSpec::GavelStatic { jobs, .. }
+                    | GeneratorSpec::PhillySampled { jobs, .. } => *jobs,
+                };
+                if asked > crate::synthetic::MAX_JOBS {
+                    return Err(TraceError::Config(format!(
+                        "a generator of {asked} jobs is more than the {} schedlab generates (about 1 KB each in memory)",
+                        crate::synthetic::MAX_JOBS
+                    )));
+                }
                 let jobs = match generator {
                     GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed } => {
                         GavelStyle {

@@ -5,6 +5,10 @@ use rand_chacha::ChaCha8Rng;
 use schedlab_core::{JobId, JobSpec, Time};
 use serde::{Deserialize, Serialize};
 
+/// Most jobs a generator makes: each costs about 1 KB in memory through a run, so ten million
+/// would take about 9 GB.
+pub const MAX_JOBS: usize = 2_000_000;
+
 /// A job type with the scale factors it supports and its throughput on the reference GPU type
 /// at each, which converts a sampled duration into steps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
