@@ -28,7 +28,11 @@ impl TraceSource {
     pub fn load(&self, data: &DataDir) -> Result<Trace, TraceError> {
         let path = data.file(&self.path).map_err(|error| TraceError::io(&self.path, error))?;
         match (self.format, self.philly_raw) {
-            (TraceFormat::PhillyRaw, Some(options)) => crate::formats::philly::load_raw(&path, options),
+            (TraceFormat::PhillyRaw, Some(options)) => {
+                let trace = crate::formats::philly::load_raw(&path, options)?;
+                crate::formats::check_magnitudes(&trace)?;
+                Ok(trace)
+            }
             (_, Some(_)) => Err(TraceError::Config(format!("philly_raw options given for format {}", self.format))),
             (format, None) => format.load(&path),
         }

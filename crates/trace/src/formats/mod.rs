@@ -126,7 +126,7 @@ fn show(value: f64) -> String {
 /// Refuses values no real job has (finite but absurd, such as a duration of 1e308 s, or a sum of
 /// inter-arrival times that overflowed): they would overflow or stall the engine later. The error
 /// names the row and the bound.
-fn check_magnitudes(trace: &Trace) -> Result<(), TraceError> {
+pub(crate) fn check_magnitudes(trace: &Trace) -> Result<(), TraceError> {
     for job in &trace.jobs {
         let at = |message: String| TraceError::row(&trace.path, u64::from(job.line), message);
         if !(job.submit.is_finite() && job.submit.abs() <= MAX_SUBMIT_SECONDS) {
