@@ -374,7 +374,11 @@ impl ExperimentSpec {
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
         // YAML 1.2 booleans only: `yes`, `on` and the like are refused where a boolean is expected.
         let options = serde_saphyr::options! { strict_booleans: true };
-        serde_saphyr::from_str_with_options(text, options)
-            .map_err(|error| ExperimentError::Spec { path: origin.to_string(), message: error.to_string() })
+        serde_saphyr::from_str_with_options(text, options).map_err(|error| {
+            // The library's message starts with its own "error: "; the binary adds one already.
+            let message = error.to_string();
+            let message = message.strip_prefix("error: ").unwrap_or(&message).to_string();
+            ExperimentError::Spec { path: origin.to_string(), message }
+        })
     }
 }

@@ -23,7 +23,7 @@ fn an_unknown_policy_is_reported_at_its_line() {
     assert!(message.contains("line 7"), "{message}");
     assert!(message.contains("unknown policy 'lass'; known policies: fifo"), "{message}");
     let message = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, \"las[quantum=x]\"]"));
-    assert!(message.contains("parameter 'quantum': expected a non-negative number"), "{message}");
+    assert!(message.contains("parameter 'quantum': expected a positive number"), "{message}");
 }
 
 #[test]
@@ -133,6 +133,7 @@ fn engine_settings_and_workloads_a_run_could_not_use_are_refused_at_resolution()
 fn yaml_1_1_booleans_are_refused() {
     let message = error(&format!("{SMALL}sim: {{overhead_on_first_start: yes}}\n"));
     assert!(message.contains("line 16") && message.contains("invalid boolean"), "{message}");
+    assert!(!message.contains("error:"), "one 'error:' prefix, the binary's: {message}");
 }
 
 #[test]

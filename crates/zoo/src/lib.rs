@@ -141,7 +141,7 @@ mod tests {
         let err = error("fifo2");
         assert!(err.to_string().starts_with("unknown policy 'fifo2'; known policies: fifo, sjf, srtf"), "{err}");
         let err = error("las[quantum=-1]");
-        assert!(err.to_string().contains("expected a non-negative number"), "{err}");
+        assert!(err.to_string().contains("expected a positive number, got -1"), "{err}");
         let err = error("fifo[backfil=true]");
         assert!(err.to_string().contains("accepted parameters: backfill, placement, same_type"), "{err}");
     }
