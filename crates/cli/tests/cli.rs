@@ -44,7 +44,7 @@ fn errors_are_printed_once_with_a_failing_exit_code() {
     let (_, stderr) = text(&output);
     assert!(!output.status.success());
     assert!(stderr.starts_with("error: "), "{stderr}");
-    assert_eq!(stderr.matches("error: ").count(), 2, "the chain is printed once: {stderr}");
+    assert_eq!(stderr.matches("error: ").count(), 1, "the chain is printed once, with one prefix: {stderr}");
     assert!(stderr.contains("unknown field `sedes`"), "{stderr}");
     let output = schedlab().args(["reproduce", "no-such-experiment"]).output().unwrap();
     assert!(text(&output).1.contains("shipped experiments: "), "{}", text(&output).1);
