@@ -7,7 +7,8 @@ use schedlab_core::{ParamError, ParamReader, PolicyEntry, PolicyEnv, ready, reci
 use std::sync::Arc;
 
 /// Weights shipped with schedlab (`weights/*.json`, each with its training manifest beside it).
-pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[("philly", include_str!("../weights/philly.json"))];
+pub const BUILTIN_WEIGHTS: &[(&str, &str)] =
+    &[("philly", include_str!("../weights/philly.json")), ("helios", include_str!("../weights/helios.json"))];
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
 /// `philly@<digest>` in policy names, so that new weights make new run identities.
