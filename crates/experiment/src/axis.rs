@@ -78,10 +78,10 @@ impl Axis {
             Axis::RestartOverhead => value.is_finite() && value >= 0.0,
         };
         let expected = match self {
-            Axis::Jobs => "a positive whole number of at most 2000000",
-            Axis::TraceIndex | Axis::Episode => "a whole number",
-            Axis::RatePerHour | Axis::ScaleRate => "a positive number",
-            Axis::RestartOverhead => "a non-negative number of seconds",
+            Axis::Jobs => format!("a positive whole number of at most {}", schedlab_trace::synthetic::MAX_JOBS),
+            Axis::TraceIndex | Axis::Episode => "a whole number".to_string(),
+            Axis::RatePerHour | Axis::ScaleRate => "a positive number".to_string(),
+            Axis::RestartOverhead => "a non-negative number of seconds".to_string(),
         };
         if ok { Ok(()) } else { Err(format!("sweep: {}: expected {expected}, got {value}", self.name())) }
     }

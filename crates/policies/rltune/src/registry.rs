@@ -47,8 +47,14 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
         let error = |message: String| ParamError { policy: reader.name(), message };
         let Some(&(name, text)) = BUILTIN_WEIGHTS.iter().find(|(known, _)| *known == name) else {
             let known: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(known, _)| *known).collect();
+            // env=alibaba has no built-in weights (its workload is not in the data; see the README).
+            let hint = if given == env {
+                format!(" (env={env} has no built-in weights; give weights=FILE.json)")
+            } else {
+                String::new()
+            };
             return Err(error(format!(
-                "parameter 'weights': expected a built-in name ({}) or a .json file, got '{given}'",
+                "parameter 'weights': expected a built-in name ({}) or a .json file, got '{given}'{hint}",
                 known.join(", ")
             )));
         };
@@ -145,3 +151,28 @@ pub const POLICIES: &[PolicyEntry] = &[
         make: |params, env| recipe(params, env, read_order(Order::Uni), ready),
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::POLICIES;
+    use schedlab_core::PolicyParams;
+
+    fn describe(text: &str) -> Result<schedlab_core::ParamSummary, schedlab_core::ParamError> {
+        let params: PolicyParams = text.parse().unwrap();
+        POLICIES.iter().find(|entry| entry.name == params.name).unwrap().describe(&params)
+    }
+
+    #[test]
+    fn each_environment_defaults_to_its_own_weights_and_alibaba_has_none() {
+        assert!(describe("rltune").is_ok());
+        assert!(describe("rltune[env=helios]").is_ok());
+        assert!(describe("rltune-fcfs[env=alibaba]").is_ok());
+        let message = describe("rltune[env=alibaba]").unwrap_err().to_string();
+        assert!(message.contains("(env=alibaba has no built-in weights; give weights=FILE.json)"), "{message}");
+        let message = describe("rltune[env=helios,weights=nope]").unwrap_err().to_string();
+        assert!(
+            message.ends_with("expected a built-in name (philly, helios) or a .json file, got 'nope'"),
+            "{message}"
+        );
+    }
+}
