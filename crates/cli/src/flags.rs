@@ -79,7 +79,7 @@ pub enum TrainWhat {
 /// `schedlab train rltune` flags.
 #[derive(Debug, clap::Args)]
 pub struct TrainRltuneArgs {
-    /// A built-in training setting: `philly` (crates/policies/rltune/weights/philly-train.yaml).
+    /// A built-in training setting: `philly` or `helios` (crates/policies/rltune/weights/NAME-train.yaml).
     #[arg(long, conflicts_with = "spec", required_unless_present = "spec")]
     pub trace: Option<String>,
     /// An experiment spec whose workload, cluster and perf model to train on (its first run).
@@ -97,9 +97,10 @@ pub struct TrainRltuneArgs {
     /// Episodes per epoch (the paper: 100).
     #[arg(long, default_value_t = 100)]
     pub trajectories: usize,
-    /// Episodes start below this job index; later jobs are held out (the authors: 10000).
-    #[arg(long, default_value_t = 10_000)]
-    pub slice: usize,
+    /// Episodes start below this job index; later jobs are held out (the authors: 10000; the
+    /// default is 10000, or 4864 for `--trace helios`, whose evaluation starts at job 4864).
+    #[arg(long)]
+    pub slice: Option<usize>,
 }
 
 /// `schedlab data ...`.

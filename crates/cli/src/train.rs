@@ -5,21 +5,23 @@ use crate::flags::TrainRltuneArgs;
 use anyhow::Result;
 use std::path::PathBuf;
 
-/// The training spec of a built-in setting (`--trace NAME`).
-fn builtin_spec(trace: &str) -> Result<PathBuf> {
+/// The training spec of a built-in setting (`--trace NAME`) and the job index below which its
+/// episodes start (its evaluation spec holds out the jobs after it).
+fn builtin_spec(trace: &str) -> Result<(PathBuf, usize)> {
     match trace {
-        "philly" => Ok(PathBuf::from("crates/policies/rltune/weights/philly-train.yaml")),
-        other => {
-            anyhow::bail!("--trace: no built-in RLTune training setting '{other}'; known: philly (or give --spec FILE)")
-        }
+        "philly" => Ok((PathBuf::from("crates/policies/rltune/weights/philly-train.yaml"), 10_000)),
+        "helios" => Ok((PathBuf::from("crates/policies/rltune/weights/helios-train.yaml"), 4_864)),
+        other => anyhow::bail!(
+            "--trace: no built-in RLTune training setting '{other}'; known: philly, helios (or give --spec FILE)"
+        ),
     }
 }
 
 /// `schedlab train rltune`.
 #[cfg(feature = "train")]
 pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
-    let spec = match (&args.spec, &args.trace) {
-        (Some(spec), _) => spec.clone(),
+    let (spec, slice) = match (&args.spec, &args.trace) {
+        (Some(spec), _) => (spec.clone(), 10_000),
         (None, Some(trace)) => builtin_spec(trace)?,
         (None, None) => anyhow::bail!("give --trace NAME or --spec FILE"),
     };
@@ -27,7 +29,7 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
         seed: args.seed,
         epochs: args.epochs,
         trajectories: args.trajectories,
-        batch_job_slice: args.slice,
+        batch_job_slice: args.slice.unwrap_or(slice),
         ..Default::default()
     };
     schedlab_rltune_train::train_on_spec(&spec, &args.out, &config, &schedlab_core::DataDir::locate(), &mut |line| {

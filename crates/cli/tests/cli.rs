@@ -143,17 +143,17 @@ fn a_reader_that_stops_early_ends_the_listing_quietly() {
 fn train_names_its_settings_and_says_how_to_get_the_trainer() {
     let dir = temp_dir("train-errors");
     let out = dir.join("weights.json");
-    let output = schedlab().args(["train", "rltune", "--trace", "helios", "--out"]).arg(&out).output().unwrap();
+    let output = schedlab().args(["train", "rltune", "--trace", "alibaba", "--out"]).arg(&out).output().unwrap();
     assert!(!output.status.success());
     assert!(
-        text(&output).1.contains("no built-in RLTune training setting 'helios'; known: philly"),
+        text(&output).1.contains("no built-in RLTune training setting 'alibaba'; known: philly, helios"),
         "{}",
         text(&output).1
     );
     let output = schedlab().args(["train", "rltune", "--out"]).arg(&out).output().unwrap();
     assert!(!output.status.success(), "--trace or --spec is required");
     if !cfg!(feature = "train") {
-        let output = schedlab().args(["train", "rltune", "--trace", "philly", "--out"]).arg(&out).output().unwrap();
+        let output = schedlab().args(["train", "rltune", "--trace", "helios", "--out"]).arg(&out).output().unwrap();
         assert!(!output.status.success());
         assert!(text(&output).1.contains("rebuild with it: `cargo run --release -p schedlab-cli --features train"));
     }
