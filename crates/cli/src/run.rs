@@ -14,19 +14,17 @@ pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
     Ok(Experiment::from_text(&text, &path.display().to_string(), data)?)
 }
 
+/// The SHA-256 recorded for each data file in traces/sources.json, by path.
+fn known_checksums() -> std::collections::BTreeMap<String, String> {
+    schedlab_data::Sources::builtin().files.into_iter().map(|file| (file.path, file.sha256)).collect()
+}
+
 /// `schedlab check SPEC`.
 pub fn check(path: &Path) -> Result<()> {
     let experiment = load(path, &DataDir::locate())?;
-    let sources = schedlab_data::Sources::builtin();
-    for (name, file) in &experiment.setup.data_files {
-        let Some(recorded) = sources.find(name) else { continue };
-        let found = schedlab_data::sha256_file(file)?;
-        if found != recorded.sha256 {
-            eprintln!(
-                "warning: data file differs from its recorded checksum: {name}: SHA-256 {found}, recorded {} (`run --strict` refuses it)",
-                recorded.sha256
-            );
-        }
+    let hashes = schedlab_experiment::data_file_hashes(&experiment.setup)?;
+    for line in schedlab_experiment::modified_data_files(&hashes, &known_checksums()) {
+        eprintln!("warning: data file differs from its recorded checksum: {line} (`run --strict` refuses it)");
     }
     let runs = experiment.runs().len();
     println!(
@@ -147,11 +145,7 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
         force: flags.force,
         results_dir: flags.results.clone(),
         git_revision: git_revision(),
-        known_checksums: schedlab_data::Sources::builtin()
-            .files
-            .into_iter()
-            .map(|file| (file.path, file.sha256))
-            .collect(),
+        known_checksums: known_checksums(),
         strict_data: flags.strict,
     };
     let started = std::time::Instant::now();

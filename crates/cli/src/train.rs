@@ -21,7 +21,7 @@ fn builtin_spec(trace: &str) -> Result<(PathBuf, usize)> {
 #[cfg(feature = "train")]
 pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
     let (spec, slice) = match (&args.spec, &args.trace) {
-        (Some(spec), _) => (spec.clone(), 10_000),
+        (Some(spec), _) => (spec.clone(), schedlab_rltune_train::TrainConfig::default().batch_job_slice),
         (None, Some(trace)) => builtin_spec(trace)?,
         (None, None) => anyhow::bail!("give --trace NAME or --spec FILE"),
     };

@@ -27,7 +27,9 @@ pub mod store;
 pub mod values;
 
 pub use resolve::Experiment;
-pub use runner::{Progress, RunOptions, no_progress, run_experiment, run_single};
+pub use runner::{
+    Progress, RunOptions, data_file_hashes, modified_data_files, no_progress, run_experiment, run_single,
+};
 pub use spec::ExperimentSpec;
 
 /// Occurs when an experiment cannot be set up or run; messages name the spec, key or file.

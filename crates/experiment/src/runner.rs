@@ -2,7 +2,7 @@
 
 use crate::axis::Axis;
 use crate::plan::RunPlan;
-use crate::prepare::PreparedWorkload;
+use crate::prepare::{PreparedWorkload, Setup};
 use crate::resolve::Experiment;
 use crate::store::{RunOutcome, Store};
 use crate::{ExperimentError, report};
@@ -95,6 +95,24 @@ fn file_sha256(known: &mut BTreeMap<PathBuf, String>, path: &Path) -> Result<Str
     Ok(hash)
 }
 
+/// The SHA-256 of each data file the experiment reads, as `(path in the data directory, hex)`.
+pub fn data_file_hashes(setup: &Setup) -> Result<Vec<(String, String)>, ExperimentError> {
+    let mut known = BTreeMap::new();
+    setup.data_files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut known, path)?))).collect()
+}
+
+/// The files of `hashes` whose SHA-256 differs from the one `known` records, each as
+/// `PATH: SHA-256 FOUND, recorded KNOWN` (files `known` does not list are not compared).
+pub fn modified_data_files(hashes: &[(String, String)], known: &BTreeMap<String, String>) -> Vec<String> {
+    hashes
+        .iter()
+        .filter_map(|(path, sha)| {
+            let recorded = known.get(path)?;
+            (recorded != sha).then(|| format!("{path}: SHA-256 {sha}, recorded {recorded}"))
+        })
+        .collect()
+}
+
 /// Runs every run of the experiment not already stored (calling `progress` as runs finish, from
 /// worker threads), then writes the reports.
 pub fn run_experiment(
@@ -109,13 +127,7 @@ pub fn run_experiment(
         files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
     };
     let data_hashes = hash_files(&setup.data_files)?;
-    let data_modified: Vec<String> = data_hashes
-        .iter()
-        .filter_map(|(path, sha)| {
-            let known = options.known_checksums.get(path)?;
-            (known != sha).then(|| format!("{path}: SHA-256 {sha}, recorded {known}"))
-        })
-        .collect();
+    let data_modified = modified_data_files(&data_hashes, &options.known_checksums);
     if options.strict_data && !data_modified.is_empty() {
         return Err(ExperimentError::Data(format!(
             "data files differ from their recorded checksums (strict): {}; `schedlab data fetch` restores them",

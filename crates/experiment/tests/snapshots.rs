@@ -68,6 +68,13 @@ fn ci_pollux() {
     check("pollux");
 }
 
+/// The full name the manifest of the experiment in `dir` records for `policy`.
+fn pinned_name(dir: &std::path::Path, policy: &str) -> String {
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    manifest["pinned_names"][policy].as_str().unwrap().to_string()
+}
+
 #[test]
 fn ci_rltune() {
     if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
@@ -75,9 +82,7 @@ fn ci_rltune() {
     }
     let dir = check("rltune");
     // The built-in weights' digest is in the manifest.
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let pinned = manifest["pinned_names"]["rltune"].as_str().unwrap().to_string();
+    let pinned = pinned_name(&dir, "rltune");
     let digest = pinned.strip_prefix("rltune[weights=philly@").and_then(|rest| rest.strip_suffix(']')).unwrap();
     assert!(digest.len() == 8 && digest.chars().all(|c| c.is_ascii_hexdigit()), "{pinned}");
 }
@@ -87,10 +92,7 @@ fn ci_rltune_helios() {
     if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
         return;
     }
-    let dir = check("rltune-helios");
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let pinned = manifest["pinned_names"]["rltune[env=helios]"].as_str().unwrap();
+    let pinned = pinned_name(&check("rltune-helios"), "rltune[env=helios]");
     assert!(pinned.starts_with("rltune[env=helios,weights=helios@"), "{pinned}");
 }
 
