@@ -145,6 +145,13 @@ pub trait PerfModel: Send + Sync {
             hint: "; this model has no pair rates".to_string(),
         })
     }
+
+    /// Lines naming where this model departs from "a perf model never invents a rate" (DL2's
+    /// speeds extrapolated beyond the measured worker counts, say); experiments copy them into
+    /// `manifest.json`. Default: none.
+    fn exceptions(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Rigid trace jobs: work is the trace's duration in seconds on a reference GPU type, and a
