@@ -20,8 +20,20 @@ pub struct ModelInfo {
 pub const MODELS: [ModelInfo; 8] = [
     ModelInfo { name: "resnet-50", type_number: 1, epoch_size: 115.0, epochs_fraction: 0.3, cpu_only_workers: false },
     ModelInfo { name: "vgg-16", type_number: 2, epoch_size: 115.0, epochs_fraction: 0.96, cpu_only_workers: false },
-    ModelInfo { name: "resnext-110", type_number: 3, epoch_size: 390.0, epochs_fraction: 0.05, cpu_only_workers: false },
-    ModelInfo { name: "inception-bn", type_number: 4, epoch_size: 120.0, epochs_fraction: 0.54, cpu_only_workers: false },
+    ModelInfo {
+        name: "resnext-110",
+        type_number: 3,
+        epoch_size: 390.0,
+        epochs_fraction: 0.05,
+        cpu_only_workers: false,
+    },
+    ModelInfo {
+        name: "inception-bn",
+        type_number: 4,
+        epoch_size: 120.0,
+        epochs_fraction: 0.54,
+        cpu_only_workers: false,
+    },
     ModelInfo { name: "seq2seq", type_number: 5, epoch_size: 780.0, epochs_fraction: 0.95, cpu_only_workers: false },
     ModelInfo {
         name: "cnn-text-classification",

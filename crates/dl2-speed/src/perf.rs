@@ -93,27 +93,29 @@ impl Dl2Speed {
         Some(fit.rbf.eval(ps as f64, workers as f64))
     }
 
-    /// Returns epochs per second, DL2's `speed / epoch_size`.
-    pub fn epochs_per_second(&self, job: &JobSpec, ps: u32, workers: u32) -> Result<f64, PerfError> {
-        let missing = || PerfError::Missing {
+    /// Returns epochs per second, DL2's `speed / epoch_size`: `Err(None)` for an unknown
+    /// model, `Err(Some(speed))` where the interpolated speed is negative.
+    fn epochs_per_second(&self, model: &str, ps: u32, workers: u32) -> Result<f64, Option<f64>> {
+        let fit = self.fits.get(model).ok_or(None)?;
+        let speed = self.speed(model, ps, workers).ok_or(None)?;
+        if speed < 0.0 {
+            return Err(Some(speed));
+        }
+        Ok(speed / fit.epoch_size)
+    }
+
+    /// The engine's error for a failure of [`Dl2Speed::epochs_per_second`].
+    fn failure(&self, job: &JobSpec, ps: u32, workers: u32, negative: Option<f64>) -> PerfError {
+        PerfError::Missing {
             model: self.describe(),
             job_type: job.job_type.clone(),
             gpu_type: "any".into(),
             gpus: workers,
-            hint: format!("; it has {}", self.fits.keys().cloned().collect::<Vec<_>>().join(", ")),
-        };
-        let fit = self.fits.get(&job.job_type).ok_or_else(missing)?;
-        let speed = self.speed(&job.job_type, ps, workers).ok_or_else(missing)?;
-        if speed < 0.0 {
-            return Err(PerfError::Missing {
-                model: self.describe(),
-                job_type: job.job_type.clone(),
-                gpu_type: "any".into(),
-                gpus: workers,
-                hint: format!(" and {ps} servers: the interpolated speed is negative ({speed})"),
-            });
+            hint: match negative {
+                None => format!("; it has {}", self.fits.keys().cloned().collect::<Vec<_>>().join(", ")),
+                Some(speed) => format!(" and {ps} servers: the interpolated speed is negative ({speed})"),
+            },
         }
-        Ok(speed / fit.epoch_size)
     }
 
     /// The configurations where rates are extrapolated rather than measured, one line per model.
@@ -137,12 +139,15 @@ impl PerfModel for Dl2Speed {
 
     /// The rate with one parameter server (used when a job is admitted).
     fn rate(&self, job: &JobSpec, _gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
-        self.epochs_per_second(job, 1, gpus)
+        self.epochs_per_second(&job.job_type, 1, gpus).map_err(|negative| self.failure(job, 1, gpus, negative))
     }
 
     fn segment(&self, job: &JobSpec, placement: &Placement<'_>, _progress: f64) -> Result<RateSegment, PerfError> {
         let workers: u32 = placement.parts.iter().map(|part| part.1).sum();
-        Ok(RateSegment { rate: self.epochs_per_second(job, placement.ps, workers)?, until: None })
+        let rate = self
+            .epochs_per_second(&job.job_type, placement.ps, workers)
+            .map_err(|negative| self.failure(job, placement.ps, workers, negative))?;
+        Ok(RateSegment { rate, until: None })
     }
 
     fn exceptions(&self) -> Vec<String> {

@@ -197,10 +197,9 @@ impl Parser<'_> {
                     self.at += 1;
                 }
                 let token = String::from_utf8_lossy(&self.text[start..self.at]).trim().to_string();
-                token
-                    .parse::<f64>()
-                    .map(Literal::Number)
-                    .map_err(|_| format!("expected a number, a string or a list at column {}, got '{token}'", start + 1))
+                token.parse::<f64>().map(Literal::Number).map_err(|_| {
+                    format!("expected a number, a string or a list at column {}, got '{token}'", start + 1)
+                })
             }
             None => Err("unexpected end of line".into()),
         }
@@ -231,7 +230,10 @@ mod tests {
         assert_eq!(error, "speeds.txt:2: field 6 lists 1 worker speeds for 2 workers");
         let text = "('a', 'dist_sync', 32, 1, 1, [1.0], [1], [1])\n('a', 'x', 3, 1, 1, [2.0], [1], [1])\n";
         let error = SpeedTable::parse(text, Path::new("speeds.txt")).unwrap_err().to_string();
-        assert!(error.starts_with("speeds.txt:2: a with 1 parameter servers and 1 workers is measured twice"), "{error}");
+        assert!(
+            error.starts_with("speeds.txt:2: a with 1 parameter servers and 1 workers is measured twice"),
+            "{error}"
+        );
         let error = SpeedTable::parse("('a', 1, 2)", Path::new("s")).unwrap_err().to_string();
         assert!(error.starts_with("s:1: expected 8 fields"), "{error}");
         let error = SpeedTable::parse("('a', 'm', 3, 1, 1, [-1.0], [1], [1])", Path::new("s")).unwrap_err().to_string();

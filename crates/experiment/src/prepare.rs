@@ -6,6 +6,7 @@ use crate::plan::{RunPlan, SweepPoint};
 use crate::spec::{ClusterSection, ExperimentSpec, Partition, PerfSection};
 use schedlab_cluster::{CompactCluster, PerfModel, ThroughputTable, TraceDuration, build};
 use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
+use schedlab_dl2_speed::Dl2Speed;
 use schedlab_goodput::PolluxPerf;
 use schedlab_trace::Transform;
 use schedlab_trace::spec::{GeneratorSpec, WorkloadSpec};
@@ -193,6 +194,10 @@ impl Setup {
                 }
                 (Arc::new(model), JobTypes { work, ..JobTypes::default() })
             }
+            PerfSection::Dl2 { path } => {
+                let model = Dl2Speed::load(&file(path)?).map_err(|error| ExperimentError::Data(error.to_string()))?;
+                (Arc::new(model), JobTypes::default())
+            }
             PerfSection::TraceDuration { reference, speedups } => {
                 if let Some((name, factor)) =
                     speedups.iter().find(|(_, factor)| !(factor.is_finite() && **factor > 0.0))
@@ -300,6 +305,10 @@ fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
         match generator {
             GeneratorSpec::GavelContinuous { jobs, rate_per_hour, seed: generator_seed, .. } => {
                 *rate_per_hour = point.get(Axis::RatePerHour).unwrap_or(*rate_per_hour);
+                *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
+                *generator_seed = seed;
+            }
+            GeneratorSpec::Dl2 { jobs, seed: generator_seed, .. } => {
                 *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
                 *generator_seed = seed;
             }

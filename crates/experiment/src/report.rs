@@ -35,6 +35,10 @@ pub struct Manifest {
     /// digest of built-in weights (`rltune` runs as `rltune[weights=philly@a31aa087]`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub pinned_names: std::collections::BTreeMap<String, String>,
+    /// Where the ground-truth perf model extrapolates rather than reports a measurement
+    /// (`PerfModel::exceptions`: DL2's speeds beyond the measured worker counts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub perf_exceptions: Vec<String>,
     /// How each workload built in this invocation was made (runs reused from the store built none).
     pub workload_report: Vec<(String, Vec<String>)>,
     /// Wall-clock seconds per run.

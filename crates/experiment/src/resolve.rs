@@ -357,6 +357,14 @@ fn check_workload(spec: &ExperimentSpec) -> Result<(), String> {
         Some(GeneratorSpec::GavelContinuous { jobs, rate_per_hour, .. })
         | Some(GeneratorSpec::PhillySampled { jobs, rate_per_hour, .. }) => (*jobs, Some(*rate_per_hour)),
         Some(GeneratorSpec::GavelStatic { jobs, .. }) => (*jobs, None),
+        Some(GeneratorSpec::Dl2 { jobs, .. }) => {
+            if !matches!(spec.perf, PerfSection::Dl2 { .. }) {
+                return Err(
+                    "workload: generator dl2 makes jobs of DL2's models with work in epochs; set perf: dl2".into()
+                );
+            }
+            (*jobs, None)
+        }
         None => return Ok(()),
     };
     // Sweep values replace these, and are checked as axes.

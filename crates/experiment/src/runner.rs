@@ -260,6 +260,7 @@ pub fn run_experiment(
         data_modified,
         policy_files: policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
         pinned_names: setup.pinned_names.clone(),
+        perf_exceptions: setup.perf.exceptions(),
         workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
         wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
         solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),

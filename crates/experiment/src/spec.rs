@@ -202,6 +202,17 @@ pub enum PerfSection {
         #[serde(default = "default_pollux_profiles")]
         path: PathBuf,
     },
+    /// DL2's measured MXNet speeds, interpolated per model over (parameter servers, workers)
+    /// as DL2's simulator does; work in epochs. Pair with `generator: {dl2: {}}`.
+    Dl2 {
+        /// `config_speed.txt`, relative to the data directory.
+        #[serde(default = "default_dl2_speeds")]
+        path: PathBuf,
+    },
+}
+
+fn default_dl2_speeds() -> PathBuf {
+    PathBuf::from("dl2/config_speed.txt")
 }
 
 fn default_pollux_profiles() -> PathBuf {

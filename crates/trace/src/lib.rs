@@ -13,6 +13,7 @@
 
 mod csvfile;
 pub mod datetime;
+pub mod dl2;
 mod error;
 pub mod formats;
 mod job;

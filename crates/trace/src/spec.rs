@@ -1,5 +1,6 @@
 //! The `workload:` block of an experiment spec: a trace or a generator, transforms, a model.
 
+use crate::dl2::{CpuOnlyModels, Dl2Workload};
 use crate::formats::TraceFormat;
 use crate::formats::philly::PhillyRawOptions;
 use crate::synthetic::{Arrivals, GavelStyle, PhillySampled};
@@ -86,6 +87,51 @@ pub enum GeneratorSpec {
         #[serde(default = "default_distribution")]
         distribution: PathBuf,
     },
+    /// DL2's workload (`trace.py`): Google-trace arrivals at slot boundaries, each job one of
+    /// DL2's eight models drawn uniformly, with that model's epochs (pair with `perf: dl2`).
+    Dl2 {
+        /// Number of jobs (DL2: 200).
+        #[serde(default = "default_dl2_jobs")]
+        jobs: usize,
+        /// The per-slot cap, which picks the Google pattern (DL2: 10).
+        #[serde(default = "default_dl2_arrivals")]
+        max_arrivals_per_slot: u32,
+        /// Slot length in seconds (DL2: 1,200).
+        #[serde(default = "default_dl2_slot")]
+        slot: f64,
+        /// DL2's `MAX_NUM_EPOCHS` (30,000); each model's epochs are a fixed fraction of it.
+        #[serde(default = "default_dl2_max_epochs")]
+        max_epochs: f64,
+        /// CPUs of each worker and each parameter server (DL2: 2).
+        #[serde(default = "default_dl2_task_cpus")]
+        task_cpus: f64,
+        /// The two models with CPU-only workers: `one-gpu` (default) or `leave-out`.
+        #[serde(default)]
+        cpu_only: CpuOnlyModels,
+        /// Seed.
+        #[serde(default)]
+        seed: u64,
+    },
+}
+
+fn default_dl2_jobs() -> usize {
+    200
+}
+
+fn default_dl2_arrivals() -> u32 {
+    10
+}
+
+fn default_dl2_slot() -> f64 {
+    1200.0
+}
+
+fn default_dl2_max_epochs() -> f64 {
+    30000.0
+}
+
+fn default_dl2_task_cpus() -> f64 {
+    2.0
 }
 
 fn default_distribution() -> PathBuf {
@@ -228,10 +274,16 @@ impl WorkloadSpec {
                 if matches!(self.model, Model::PolluxBuckets { .. } | Model::FromTrace | Model::Applications) {
                     return Err(TraceError::Config("generators take model rigid or gavel-zoo".into()));
                 }
+                if matches!(generator, GeneratorSpec::Dl2 { .. }) && self.model != Model::Rigid {
+                    return Err(TraceError::Config(
+                        "generator dl2 gives each job its model and epochs; leave 'model' out".into(),
+                    ));
+                }
                 let asked = match generator {
                     GeneratorSpec::GavelContinuous { jobs, .. }
                     | GeneratorSpec::GavelStatic { jobs, .. }
-                    | GeneratorSpec::PhillySampled { jobs, .. } => *jobs,
+                    | GeneratorSpec::PhillySampled { jobs, .. }
+                    | GeneratorSpec::Dl2 { jobs, .. } => *jobs,
                 };
                 if asked > crate::synthetic::MAX_JOBS {
                     return Err(TraceError::Config(format!(
@@ -250,6 +302,7 @@ impl WorkloadSpec {
                             templates: generator_templates,
                         }
                         .generate()
+                        .map_err(|error| error.to_string())
                     }
                     GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed } => GavelStyle {
                         jobs: *jobs,
@@ -259,7 +312,8 @@ impl WorkloadSpec {
                         seed: *seed,
                         templates: generator_templates,
                     }
-                    .generate(),
+                    .generate()
+                    .map_err(|error| error.to_string()),
                     GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed, distribution } => {
                         let source = TraceSource {
                             format: TraceFormat::PhillyGavelDist,
@@ -280,9 +334,22 @@ impl WorkloadSpec {
                             templates: generator_templates,
                         }
                         .generate()
+                        .map_err(|error| error.to_string())
+                    }
+                    GeneratorSpec::Dl2 { jobs, max_arrivals_per_slot, slot, max_epochs, task_cpus, cpu_only, seed } => {
+                        Dl2Workload {
+                            jobs: *jobs,
+                            max_arrivals_per_slot: *max_arrivals_per_slot,
+                            slot: *slot,
+                            max_epochs: *max_epochs,
+                            task_cpus: *task_cpus,
+                            cpu_only: *cpu_only,
+                            seed: *seed,
+                        }
+                        .generate()
                     }
                 }
-                .map_err(|error| TraceError::Config(error.to_string()))?;
+                .map_err(TraceError::Config)?;
                 let report = vec![format!("generated {} jobs ({generator:?})", jobs.len())];
                 Ok(Workload { jobs, report })
             }

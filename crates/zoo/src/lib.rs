@@ -18,6 +18,7 @@ pub const CRATES: &[&[PolicyEntry]] = &[
     schedlab_policies_hadar::POLICIES,
     schedlab_policies_pollux::POLICIES,
     schedlab_policies_rltune::POLICIES,
+    schedlab_policies_dl2::POLICIES,
 ];
 
 /// Every registered policy, in listing order.
