@@ -350,7 +350,8 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
 }
 
 /// `job`'s GPUs (top) and global batch size (bottom) over time under each policy, as steps.
-/// A policy that never chooses a batch size has no line in the lower panel.
+/// A policy that never chooses a batch size has no line in the lower panel. When any policy
+/// gives the job parameter servers, the lower panel shows those instead.
 fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: &str) -> Figure {
     use schedlab_sim::AllocationSample;
     // Each policy's samples of `job` (none if its run did not record it), found once.
@@ -392,23 +393,44 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
         })
         .collect();
     let name = experiment.name();
+    // Policies with parameter servers (DL2's) get a panel of servers in place of the batch's.
+    let with_ps = runs.iter().any(|(_, samples)| samples.iter().any(|sample| sample.ps > 0));
+    let second = if with_ps {
+        Chart {
+            title: format!("{name}: job {job}, parameter servers"),
+            x_label: "time (hours)".into(),
+            y_label: "parameter servers".into(),
+            log_x: false,
+            series: runs
+                .iter()
+                .enumerate()
+                .map(|(color, (outcome, samples))| Series {
+                    name: outcome.policy.clone(),
+                    color,
+                    points: steps(samples, &|sample| f64::from(sample.ps)),
+                })
+                .collect(),
+        }
+    } else {
+        Chart {
+            title: format!("{name}: job {job}, global batch size (0: no GPUs)"),
+            x_label: "time (hours)".into(),
+            y_label: "batch size".into(),
+            log_x: false,
+            series: batch,
+        }
+    };
     Figure {
         name: format!("job_{job}_timeline"),
         panels: vec![
             Chart {
                 title: format!("{name}: job {job}, GPUs ({at})"),
                 x_label: "time (hours)".into(),
-                y_label: "GPUs".into(),
+                y_label: if with_ps { "GPUs (workers)".into() } else { "GPUs".into() },
                 log_x: false,
                 series: gpus,
             },
-            Chart {
-                title: format!("{name}: job {job}, global batch size (0: no GPUs)"),
-                x_label: "time (hours)".into(),
-                y_label: "batch size".into(),
-                log_x: false,
-                series: batch,
-            },
+            second,
         ],
     }
 }

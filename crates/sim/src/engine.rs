@@ -663,19 +663,20 @@ impl Engine<'_> {
         let now = self.now.secs();
         for timeline in &mut self.traced {
             let job = JobId(timeline.job);
-            let (gpus, nodes, batch) = match self.jobs.get(job) {
+            let (gpus, nodes, batch, ps) = match self.jobs.get(job) {
                 Some(view) => match view.allocation.as_ref() {
                     Some(allocation) => {
                         let gpus = allocation.gpus();
                         let batch = allocation.batch.map(|batch| batch.local_batch * batch.accumulation_steps * gpus);
-                        (gpus, allocation.parts.len() as u32, batch)
+                        (gpus, allocation.parts.len() as u32, batch, allocation.ps_count())
                     }
-                    None => (0, 0, None),
+                    None => (0, 0, None, 0),
                 },
-                None if self.states[job.index()].finish.is_some() => (0, 0, None),
+                None if self.states[job.index()].finish.is_some() => (0, 0, None, 0),
                 None => continue, // not arrived yet
             };
-            let unchanged = |last: &AllocationSample| (last.gpus, last.nodes, last.batch) == (gpus, nodes, batch);
+            let unchanged =
+                |last: &AllocationSample| (last.gpus, last.nodes, last.batch, last.ps) == (gpus, nodes, batch, ps);
             if timeline.samples.last().is_some_and(unchanged) {
                 continue;
             }
@@ -683,7 +684,7 @@ impl Engine<'_> {
                 timeline.samples.pop();
             }
             if !timeline.samples.last().is_some_and(unchanged) {
-                timeline.samples.push(AllocationSample { time: now, gpus, nodes, batch });
+                timeline.samples.push(AllocationSample { time: now, gpus, nodes, batch, ps });
             }
         }
     }

@@ -16,6 +16,13 @@ pub struct AllocationSample {
     /// Global batch size (local batch x accumulation steps x GPUs) when a policy chose one;
     /// `None` while the job trains with its own.
     pub batch: Option<u32>,
+    /// Parameter servers held (DL2); absent from stored runs when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ps: u32,
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// The allocations of one traced job over a run, one sample per change.

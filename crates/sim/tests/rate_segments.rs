@@ -219,7 +219,7 @@ fn a_batch_change_mid_run_keeps_progress_and_counts_no_restart() {
     assert_eq!(result.jobs[0].jct, Some(42.5));
     assert_eq!((result.jobs[0].restarts, result.jobs[0].reconfigurations), (0, 1));
     // The traced timeline: batch 32 on one GPU from 0 s, 64 from 10 s, nothing from 42.5 s.
-    let sample = |time, gpus, nodes, batch| AllocationSample { time, gpus, nodes, batch };
+    let sample = |time, gpus, nodes, batch| AllocationSample { time, gpus, nodes, batch, ps: 0 };
     assert_eq!(
         result.allocations,
         vec![JobTimeline {

@@ -16,4 +16,4 @@ mod registry;
 pub mod slot;
 
 pub use policy::{Chooser, Dl2, Learner, SlotConfig, pick};
-pub use registry::POLICIES;
+pub use registry::{BUILTIN_WEIGHTS, POLICIES, digest};

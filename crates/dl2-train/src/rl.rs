@@ -1,0 +1,295 @@
+//! Reinforcement learning: actor-critic with prioritised replay (`train.py`, `rl_agent` and
+//! `central_agent`, one agent), acting through [`Learner`] with the authors' exploration rules.
+
+use crate::nets::{PolicyNet, ValueNet, policy_logit_gradient};
+use crate::replay::{Prioritized, Sample};
+use crate::{CurvePoint, Traces, TrainConfig, derive, run_episode, validate};
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::{Device, Tensor, TensorData};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use schedlab_core::ClusterSpec;
+use schedlab_dl2_speed::Dl2Speed;
+use schedlab_policies_dl2::network::PolicyNetwork;
+use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
+use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig};
+use std::sync::{Arc, Mutex};
+
+/// `MIN_ACTION_PROB_FOR_SKIP`: an action the rules may force must have at least this probability.
+const MIN_PROBABILITY: f64 = 1e-20;
+
+pub(crate) struct State {
+    rng: ChaCha8Rng,
+    memory: Prioritized,
+    policy: Option<PolicyNet>,
+    value: Option<ValueNet>,
+    policy_optim: ModuleOptimizer,
+    value_optim: ModuleOptimizer,
+    device: Device,
+    config: TrainConfig,
+    acting: PolicyNetwork,
+    /// The decision awaiting its outcome, and the decisions of this slot kept so far.
+    pending: Option<Sample>,
+    slot: Vec<Sample>,
+    /// Worker, server and bundle actions chosen this episode (`action_freq`).
+    action_freq: [u64; 3],
+    /// `ps_worker_ratio`, drawn per slot from 3 to 7.
+    ps_worker_ratio: u32,
+    steps: usize,
+    losses: Vec<f64>,
+    rewards: Vec<f64>,
+    /// Networks due for validation (see the supervised phase's).
+    due: Vec<(usize, PolicyNetwork, f64, f64)>,
+}
+
+impl State {
+    fn new_episode(&mut self) {
+        self.action_freq = [0; 3];
+        self.ps_worker_ratio = self.rng.random_range(3..8);
+        self.pending = None;
+        self.slot.clear();
+    }
+
+    /// The authors' exploration rules (`rl_env.py`, `step`, training mode with
+    /// `INJECT_SAMPLES`, `REAL_SPEED_TRACE`, `PS_WORKER`, `JOB_RESR_BALANCE`, `BUNDLE_ACTION`),
+    /// reading workers and servers from the state's last two rows.
+    fn inject(
+        &mut self,
+        observation: &Observation,
+        mask: &[bool; ACTIONS],
+        output: &[f64],
+        mut action: usize,
+    ) -> usize {
+        let workers = |column: usize| observation.state[4 * WINDOW + column] as u64;
+        let servers = |column: usize| observation.state[5 * WINDOW + column] as u64;
+        let shown: Vec<usize> = (0..WINDOW).filter(|&column| observation.window[column].is_some()).collect();
+        let allowed = |index: usize| mask[index] && output[index] > MIN_PROBABILITY;
+        // Balance: the job with the fewest tasks gets a bundle or a worker when the most has
+        // more than 3 to 5 times as many (Python 2's integer division).
+        let (mut most, mut fewest, mut fewest_at) = (0u64, u64::MAX, None);
+        for &column in &shown {
+            let tasks = workers(column) + servers(column);
+            most = most.max(tasks);
+            if tasks < fewest {
+                fewest = tasks;
+                fewest_at = Some(column);
+            }
+        }
+        if let Some(column) = fewest_at
+            && fewest > 0
+            && most / fewest > self.rng.random_range(3..6)
+            && output[3 * column + 2] > MIN_PROBABILITY
+            && output[3 * column] > MIN_PROBABILITY
+        {
+            action = if self.rng.random::<f64>() < 0.5 { 3 * column + 2 } else { 3 * column };
+        }
+        for &column in &shown {
+            let total: u64 = self.action_freq.iter().sum();
+            let rarest = *self.action_freq.iter().min().expect("three counts");
+            if rarest > 0 && (rarest as f64) / (total as f64) < 0.001 {
+                let index = self.action_freq.iter().position(|count| *count == rarest).expect("present");
+                if allowed(3 * column + index) {
+                    action = 3 * column + index;
+                    break;
+                }
+            }
+            let (w, ps) = (workers(column), servers(column));
+            if w == 0 || ps == 0 {
+                if w == 0 && ps == 0 && allowed(3 * column + 2) && self.rng.random::<f64>() < 0.5 {
+                    action = 3 * column + 2;
+                }
+                if w == 0 && allowed(3 * column) {
+                    action = 3 * column;
+                }
+                // DL2 checks the worker action's probability here (`masked_output[0][3 * i]`).
+                if ps == 0 && mask[3 * column + 1] && output[3 * column] > MIN_PROBABILITY {
+                    action = 3 * column + 1;
+                }
+                break;
+            } else if ps > w * self.ps_worker_ratio as u64 && self.rng.random::<f64>() < 0.5 {
+                if allowed(3 * column + 2) && allowed(3 * column) {
+                    action = if self.rng.random::<f64>() < 0.5 { 3 * column + 2 } else { 3 * column };
+                    break;
+                }
+            } else if w as f64 >= ps as f64 * 0.5
+                && self.rng.random::<f64>() < 0.5
+                && allowed(3 * column + 2)
+                && allowed(3 * column + 1)
+            {
+                action = if self.rng.random::<f64>() < 0.01 { 3 * column + 2 } else { 3 * column + 1 };
+                break;
+            }
+        }
+        action
+    }
+
+    /// One actor-critic update on a batch from the memory.
+    fn update(&mut self) {
+        let (indices, samples, weights) = self.memory.sample(self.config.batch, &mut self.rng);
+        let samples: Vec<Sample> = samples.into_iter().cloned().collect();
+        let b = samples.len();
+        let mut states = Vec::with_capacity(b * INPUTS);
+        for sample in &samples {
+            states.extend_from_slice(&sample.state);
+        }
+        let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
+        let value = self.value.take().expect("present");
+        let predicted: Vec<f32> =
+            value.values(states.clone()).detach().into_data().try_to_vec::<f32>().expect("f32 values");
+        let td: Vec<f64> = samples.iter().zip(&predicted).map(|(s, v)| s.reward - f64::from(*v)).collect();
+        let mut gradient = Vec::with_capacity(b * ACTIONS);
+        for ((sample, td), weight) in samples.iter().zip(&td).zip(&weights) {
+            let action = sample.action.expect("RL samples have actions");
+            gradient.extend(policy_logit_gradient(&sample.output, action, td * weight, self.config.entropy_weight, b));
+        }
+        let loss_sample: f64 = samples
+            .iter()
+            .zip(&td)
+            .zip(&weights)
+            .map(|((s, td), w)| -(f64::from(s.output[s.action.expect("action")]).ln()) * td * w)
+            .sum::<f64>()
+            / b as f64;
+        self.losses.push(loss_sample);
+        let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
+        let policy = self.policy.take().expect("present");
+        let surrogate = (policy.logits(states.clone()) * gradient).sum();
+        let grads = GradientsParams::from_grads(surrogate.backward(), &policy);
+        let policy = self.policy_optim.step(self.config.rl_learning_rate, policy, grads);
+        let returns: Vec<f32> = samples.iter().map(|s| s.reward as f32).collect();
+        let returns = Tensor::<1>::from_data(TensorData::new(returns, [b]), &self.device);
+        let value_loss = (returns - value.values(states)).powf_scalar(2.0).mean();
+        let grads = GradientsParams::from_grads(value_loss.backward(), &value);
+        self.value = Some(self.value_optim.step(self.config.rl_learning_rate, value, grads));
+        self.memory.update_priorities(&indices, &td);
+        self.acting = policy.export();
+        self.policy = Some(policy);
+        self.steps += 1;
+        if self.steps % self.config.validation_interval == 0 || self.steps == self.config.rl_steps {
+            let (loss, reward) = (mean(&mut self.losses), mean(&mut self.rewards));
+            self.due.push((self.steps, self.acting.clone(), loss, reward));
+        }
+    }
+}
+
+/// The trainer's side of the slot loop.
+struct Act(Arc<Mutex<State>>);
+
+impl Learner for Act {
+    fn choose(&mut self, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize> {
+        let mut state = self.0.lock().expect("not poisoned");
+        let probabilities = state.acting.probabilities(&observation.state);
+        let masked: Vec<f64> =
+            probabilities.iter().zip(mask).map(|(p, allowed)| if *allowed { f64::from(*p) } else { 0.0 }).collect();
+        let total: f64 = masked.iter().sum();
+        if total <= 0.0 || !total.is_finite() {
+            return None;
+        }
+        let output: Vec<f64> = masked.iter().map(|p| p / total).collect();
+        let u = state.rng.random_range(1..100_000u32) as f64 / 100_000.0;
+        let mut cumulative = 0.0;
+        let mut action = output.iter().rposition(|p| *p > 0.0).expect("a positive entry");
+        for (index, p) in output.iter().enumerate() {
+            cumulative += p;
+            if cumulative > u {
+                action = index;
+                break;
+            }
+        }
+        if state.config.inject {
+            action = state.inject(observation, mask, &output, action);
+        }
+        let sample = Sample {
+            state: observation.state.clone(),
+            output: output.iter().map(|p| *p as f32).collect(),
+            action: Some(action),
+            reward: 0.0,
+        };
+        if action == SKIP {
+            state.slot.push(sample);
+        } else {
+            state.action_freq[action % 3] += 1;
+            state.pending = Some(sample);
+        }
+        Some(action)
+    }
+
+    fn placed(&mut self, placed: bool) {
+        let mut state = self.0.lock().expect("not poisoned");
+        if let Some(sample) = state.pending.take()
+            && placed
+        {
+            state.slot.push(sample);
+        }
+    }
+
+    fn slot_ended(&mut self, reward: f64) {
+        let mut state = self.0.lock().expect("not poisoned");
+        state.rewards.push(reward);
+        let samples: Vec<Sample> = state.slot.drain(..).collect();
+        for mut sample in samples {
+            sample.reward = reward;
+            state.memory.store(sample);
+        }
+        if state.memory.full() && state.steps < state.config.rl_steps {
+            state.update();
+        }
+        state.ps_worker_ratio = state.rng.random_range(3..8);
+    }
+}
+
+fn mean(values: &mut Vec<f64>) -> f64 {
+    let mean = if values.is_empty() { f64::NAN } else { values.iter().sum::<f64>() / values.len() as f64 };
+    values.clear();
+    mean
+}
+
+/// Runs the reinforcement-learning phase from `network`; returns the network and the episodes run.
+pub(crate) fn train(
+    config: &TrainConfig,
+    network: PolicyNetwork,
+    traces: &Traces,
+    cluster: &Arc<ClusterSpec>,
+    speeds: &Dl2Speed,
+    point: &mut dyn FnMut(CurvePoint, &PolicyNetwork),
+) -> Result<(PolicyNetwork, usize), String> {
+    let device = Device::flex().autodiff();
+    let mut rng = ChaCha8Rng::seed_from_u64(derive(config.seed, 6, 0));
+    let value = ValueNet::new(&mut rng, &device);
+    let adam = || AdamConfig::new().with_epsilon(1e-8).init();
+    let state = Arc::new(Mutex::new(State {
+        rng,
+        memory: Prioritized::new(config.memory),
+        policy: Some(PolicyNet::from_weights(&network, &device)),
+        value: Some(value),
+        policy_optim: adam(),
+        value_optim: adam(),
+        device,
+        config: config.clone(),
+        acting: network,
+        pending: None,
+        slot: Vec::new(),
+        action_freq: [0; 3],
+        ps_worker_ratio: 5,
+        steps: 0,
+        losses: Vec::new(),
+        rewards: Vec::new(),
+        due: Vec::new(),
+    }));
+    let mut episodes = 0;
+    while state.lock().expect("not poisoned").steps < config.rl_steps {
+        state.lock().expect("not poisoned").new_episode();
+        let jobs = &traces.train[episodes % traces.train.len()];
+        let chooser = Chooser::Learner(Box::new(Act(Arc::clone(&state))));
+        let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
+        run_episode(cluster, jobs, speeds, &mut policy, derive(config.seed, 7, episodes as u64))?;
+        episodes += 1;
+        let due: Vec<_> = state.lock().expect("not poisoned").due.drain(..).collect();
+        for (step, network, loss, reward) in due {
+            let network = Arc::new(network);
+            let jct = validate(&network, traces, cluster, speeds, config.seed)?;
+            point(CurvePoint { phase: "rl".into(), step, validation_jct_slots: jct, loss, reward }, &network);
+        }
+    }
+    let network = state.lock().expect("not poisoned").acting.clone();
+    Ok((network, episodes))
+}

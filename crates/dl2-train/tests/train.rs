@@ -1,0 +1,112 @@
+//! The trainer: a supervised step reduces the loss, the policy gradient is the one DL2's graph
+//! computes, and two trainings from one seed give identical weights.
+
+use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
+use burn::tensor::activation::softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+use rand::SeedableRng;
+use schedlab_dl2_train::nets::{PolicyNet, policy_logit_gradient};
+use schedlab_dl2_train::{TrainConfig, train};
+use schedlab_policies_dl2::observation::{ACTIONS, INPUTS};
+use std::path::Path;
+use std::sync::Arc;
+
+fn states(rows: usize) -> Vec<f32> {
+    (0..rows * INPUTS).map(|i| ((i * 7919) % 13) as f32 / 4.0).collect()
+}
+
+#[test]
+fn a_supervised_step_reduces_the_loss() {
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    let net = PolicyNet::new(&mut rng, &device);
+    let b = 8;
+    let mut labels = vec![0.0f32; b * ACTIONS];
+    for row in 0..b {
+        labels[row * ACTIONS + (row * 5) % ACTIONS] = 1.0;
+    }
+    let x = || Tensor::<2>::from_data(TensorData::new(states(b), [b, INPUTS]), &device);
+    let y = || Tensor::<2>::from_data(TensorData::new(labels.clone(), [b, ACTIONS]), &device);
+    let scalar = |t: Tensor<1>| t.detach().into_data().try_to_vec::<f32>().unwrap()[0];
+    let before = net.cross_entropy(x(), y());
+    let loss_before = scalar(before.clone());
+    let grads = GradientsParams::from_grads(before.backward(), &net);
+    let mut adam = AdamConfig::new().with_epsilon(1e-8).init();
+    let net = adam.step(0.005, net, grads);
+    let loss_after = scalar(net.cross_entropy(x(), y()));
+    assert!(loss_after < loss_before, "{loss_after} >= {loss_before}");
+}
+
+#[test]
+fn the_surrogate_gives_dl2s_policy_gradient() {
+    // When the fed output is the network's own (unmasked) softmax, DL2's gradient is the
+    // ordinary gradient of mean(-A log p_a) + w mean(p log(p + 1e-6)); one SGD step by either
+    // route must land on the same weights.
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let net = PolicyNet::new(&mut rng, &device);
+    let b = 4;
+    let (actions, advantages, w) = ([3usize, 0, 120, 7], [0.5f64, -1.0, 2.0, 0.25], 0.1);
+    let x = || Tensor::<2>::from_data(TensorData::new(states(b), [b, INPUTS]), &device);
+    let probabilities: Vec<f32> = net.probabilities(x()).detach().into_data().try_to_vec::<f32>().unwrap();
+    // Route 1: the true loss by autodiff.
+    let p = softmax(net.logits(x()), 1);
+    let mut weights = vec![0.0f32; b * ACTIONS];
+    for row in 0..b {
+        weights[row * ACTIONS + actions[row]] = advantages[row] as f32;
+    }
+    let chosen = Tensor::<2>::from_data(TensorData::new(weights, [b, ACTIONS]), &device);
+    let pg = (p.clone().log() * chosen).sum().neg() / b as f32;
+    let entropy = (p.clone() * (p + 1e-6).log()).mean() * w as f32;
+    let loss = pg + entropy;
+    let mut sgd = SgdConfig::new().init();
+    let direct = sgd.step(0.5, net.clone(), GradientsParams::from_grads(loss.backward(), &net));
+    // Route 2: the surrogate.
+    let mut gradient = Vec::new();
+    for row in 0..b {
+        let q = &probabilities[row * ACTIONS..(row + 1) * ACTIONS];
+        gradient.extend(policy_logit_gradient(q, actions[row], advantages[row], w, b));
+    }
+    let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &device);
+    let surrogate = (net.logits(x()) * gradient).sum();
+    let mut sgd = SgdConfig::new().init();
+    let via = sgd.step(0.5, net.clone(), GradientsParams::from_grads(surrogate.backward(), &net));
+    let (a, c) = (direct.export(), via.export());
+    let pairs = a.output.bias.iter().zip(&c.output.bias).chain(a.dense1.weight[0].iter().zip(&c.dense1.weight[0]));
+    let start = net.export();
+    let mut moved = 0.0f32;
+    for ((x, y), s) in pairs.zip(start.output.bias.iter().chain(&start.dense1.weight[0])) {
+        assert!((x - y).abs() <= 1e-6 + 1e-3 * (x - s).abs(), "{x} vs {y}");
+        moved = moved.max((x - s).abs());
+    }
+    assert!(moved > 1e-4, "the step moved the weights ({moved})");
+}
+
+#[test]
+fn two_trainings_from_one_seed_give_identical_weights() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Some(path) = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt") else { return };
+    let speeds = Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap());
+    let config = TrainConfig {
+        sl_steps: 4,
+        rl_steps: 4,
+        train_traces: 2,
+        validation_traces: 2,
+        validation_interval: 2,
+        jobs: 30,
+        max_arrivals_per_slot: 3,
+        nodes: 12,
+        memory: 128,
+        batch: 16,
+        ..TrainConfig::default()
+    };
+    let first = train(&config, Arc::clone(&speeds), &|_, _| {}).unwrap();
+    let second = train(&config, speeds, &|_, _| {}).unwrap();
+    assert_eq!(serde_json::to_string(&first.network).unwrap(), serde_json::to_string(&second.network).unwrap());
+    assert!(first.curve.iter().any(|point| point.phase == "rl" && point.step == 4), "{:?}", first.curve);
+    let other = TrainConfig { seed: 1, ..config };
+    assert_ne!(
+        first.network,
+        train(&other, Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()), &|_, _| {}).unwrap().network
+    );
+}
