@@ -74,6 +74,30 @@ pub enum TrainWhat {
     /// RLTune's agent, by PPO on a spec's workload: writes OUT, OUT's manifest (`.manifest.json`)
     /// and its learning curve (`.learning-curve.png`). The same seed gives the same bytes.
     Rltune(TrainRltuneArgs),
+    /// DL2's policy network: supervised on DRF's increments, then actor-critic, on DL2's
+    /// generated workloads; writes OUT, OUT's manifest (`.manifest.json`), its learning curve
+    /// (`.learning-curve.png`) and checkpoints (`.checkpoints/`). The same seed gives the same bytes.
+    Dl2(TrainDl2Args),
+}
+
+/// `schedlab train dl2` flags (the defaults are the budget of the built-in weights).
+#[derive(Debug, clap::Args)]
+pub struct TrainDl2Args {
+    /// The weights file to write (`.json`).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of traces, initialisation, shuffles, action draws and replay sampling.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Supervised updates (DL2's parameters.py: 100,000).
+    #[arg(long, default_value_t = 10_000)]
+    pub sl_steps: usize,
+    /// Reinforcement-learning updates (DL2's parameters.py: 1,000,000).
+    #[arg(long, default_value_t = 100_000)]
+    pub rl_steps: usize,
+    /// Updates between validations on the 10 validation traces.
+    #[arg(long, default_value_t = 2_000)]
+    pub validation_interval: usize,
 }
 
 /// `schedlab train rltune` flags.

@@ -27,6 +27,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace::stats(format, &path, json),
         Command::Trace { command: TraceCommand::Formats } => list::formats(false),
         Command::Train { what: TrainWhat::Rltune(args) } => train::rltune(&args),
+        Command::Train { what: TrainWhat::Dl2(args) } => train::dl2(&args),
     }
 }
 

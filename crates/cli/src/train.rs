@@ -1,7 +1,8 @@
-//! `schedlab train rltune`: the trainer of `schedlab-rltune-train`, behind the `train` feature
+//! `schedlab train rltune` and `schedlab train dl2`: the trainers of `schedlab-rltune-train` and
+//! `schedlab-dl2-train`, behind the `train` feature
 //! (it builds burn, about 5 minutes from cold, which the default build leaves out).
 
-use crate::flags::TrainRltuneArgs;
+use crate::flags::{TrainDl2Args, TrainRltuneArgs};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -46,5 +47,30 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
     }
     anyhow::bail!(
         "this build has no trainer; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train rltune ...` (or use `just train-rltune`)"
+    )
+}
+
+/// `schedlab train dl2`.
+#[cfg(feature = "train")]
+pub fn dl2(args: &TrainDl2Args) -> Result<()> {
+    let config = schedlab_dl2_train::TrainConfig {
+        seed: args.seed,
+        sl_steps: args.sl_steps,
+        rl_steps: args.rl_steps,
+        validation_interval: args.validation_interval.max(1),
+        ..Default::default()
+    };
+    schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {
+        eprintln!("{line}")
+    })
+    .map(|_| ())
+    .map_err(anyhow::Error::msg)
+}
+
+/// `schedlab train dl2` in a build without the trainer: says how to get one.
+#[cfg(not(feature = "train"))]
+pub fn dl2(_args: &TrainDl2Args) -> Result<()> {
+    anyhow::bail!(
+        "this build has no trainer; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train dl2 --out FILE.json`"
     )
 }

@@ -235,6 +235,15 @@ pub fn train(
     speeds: Arc<Dl2Speed>,
     progress: &dyn Fn(&CurvePoint, &PolicyNetwork),
 ) -> Result<Trained, String> {
+    if config.validation_interval == 0 || config.batch == 0 || config.batch > config.memory || config.nodes == 0 {
+        return Err(format!(
+            "validation_interval ({}), batch ({}) and nodes ({}) must be positive and batch at most memory ({})",
+            config.validation_interval, config.batch, config.nodes, config.memory
+        ));
+    }
+    if config.train_traces == 0 || config.validation_traces == 0 {
+        return Err("train_traces and validation_traces must be positive".into());
+    }
     let traces = Traces::new(config)?;
     let cluster = cluster(config.nodes);
     let mut baselines = Vec::new();
@@ -257,4 +266,100 @@ pub fn train(
         curve.push(point);
     })?;
     Ok(Trained { network, config: config.clone(), baselines, curve, episodes: (sl_episodes, rl_episodes) })
+}
+
+/// Draws the learning curve to a PNG: validation JCT against updates (supervised updates first,
+/// then reinforcement-learning updates after them), with DRF's and Optimus's JCT on the same
+/// traces as levels.
+pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
+    let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
+    let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
+    let phase = |name: &str| -> Vec<(f64, f64)> {
+        trained
+            .curve
+            .iter()
+            .filter(|point| point.phase == name)
+            .map(|point| (x(point), point.validation_jct_slots))
+            .collect()
+    };
+    let end = trained.curve.iter().map(x).fold(0.0, f64::max);
+    let mut lines = vec![
+        ("supervised (DRF's increments)".to_string(), phase("sl")),
+        ("reinforcement learning".to_string(), phase("rl")),
+    ];
+    for (name, jct) in &trained.baselines {
+        if name == "dl2-drf" || name == "dl2-optimus" {
+            lines.push((format!("{name} (same traces)"), vec![(0.0, *jct), (end, *jct)]));
+        }
+    }
+    schedlab_experiment::plots::line_chart_png(
+        path,
+        "DL2 training: mean JCT on the validation traces",
+        "updates (supervised, then reinforcement learning)",
+        "mean JCT (slots of 20 min)",
+        lines,
+    )
+}
+
+/// Trains and writes the weights to `out` (a `.json` file), the manifest beside it
+/// (`.manifest.json`: data, seed, settings, budget, baselines, learning curve), the curve's plot
+/// (`.learning-curve.png`), and the weights at every validation point in `<out stem>.checkpoints/`.
+/// Progress lines go to `log`.
+pub fn train_to_file(
+    config: &TrainConfig,
+    out: &std::path::Path,
+    data: &schedlab_core::DataDir,
+    log: &dyn Fn(String),
+) -> Result<Trained, String> {
+    if out.extension().and_then(|extension| extension.to_str()) != Some("json") {
+        return Err(format!("{}: the weights file must end in .json", out.display()));
+    }
+    let path = data.file("dl2/config_speed.txt").map_err(|error| error.to_string())?;
+    let speeds = Arc::new(Dl2Speed::load(&path).map_err(|error| error.to_string())?);
+    let checkpoints = out.with_extension("checkpoints");
+    std::fs::create_dir_all(&checkpoints).map_err(|error| format!("{}: {error}", checkpoints.display()))?;
+    let started = std::time::Instant::now();
+    log(format!(
+        "training DL2: {} supervised then {} reinforcement-learning updates, seed {}, validation every {}",
+        config.sl_steps, config.rl_steps, config.seed, config.validation_interval
+    ));
+    let trained = train(config, speeds, &|point, network| {
+        let file = checkpoints.join(format!("{}-{}.json", point.phase, point.step));
+        if let Err(error) = std::fs::write(&file, serde_json::to_string(network).expect("weights serialise")) {
+            log(format!("warning: {}: {error}", file.display()));
+        }
+        log(format!(
+            "[{:>7.1}s] {} step {:>6}: validation JCT {:.3} slots, loss {:.4}, reward {:.4}",
+            started.elapsed().as_secs_f64(),
+            point.phase,
+            point.step,
+            point.validation_jct_slots,
+            point.loss,
+            point.reward
+        ));
+    })?;
+    let write = |path: std::path::PathBuf, bytes: &[u8]| {
+        std::fs::write(&path, bytes).map_err(|error| format!("{}: {error}", path.display()))
+    };
+    write(out.to_path_buf(), serde_json::to_string(&trained.network).expect("weights serialise").as_bytes())?;
+    let manifest = serde_json::json!({
+        "what": "DL2's policy network (schedlab-dl2-train)",
+        "data": {
+            "speeds": "dl2/config_speed.txt",
+            "workload": format!("DL2's generator (trace.py: Google-trace arrivals at most {} per slot, {} jobs, Normal lengths), {} training and {} validation traces from the seed", config.max_arrivals_per_slot, config.jobs, config.train_traces, config.validation_traces),
+            "cluster": format!("{} nodes of 8 CPUs and 2 GPUs", config.nodes),
+        },
+        "config": trained.config,
+        "episodes": {"supervised": trained.episodes.0, "reinforcement": trained.episodes.1},
+        "validation_baselines_jct_slots": trained.baselines,
+        "curve": trained.curve,
+        "tool_version": env!("CARGO_PKG_VERSION"),
+    });
+    write(
+        out.with_extension("manifest.json"),
+        serde_json::to_string_pretty(&manifest).expect("serialises").as_bytes(),
+    )?;
+    plot_learning_curve(&trained, &out.with_extension("learning-curve.png"))?;
+    log(format!("wrote {} in {:.0} s", out.display(), started.elapsed().as_secs_f64()));
+    Ok(trained)
 }

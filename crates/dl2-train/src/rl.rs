@@ -164,7 +164,7 @@ impl State {
         self.acting = policy.export();
         self.policy = Some(policy);
         self.steps += 1;
-        if self.steps % self.config.validation_interval == 0 || self.steps == self.config.rl_steps {
+        if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.rl_steps {
             let (loss, reward) = (mean(&mut self.losses), mean(&mut self.rewards));
             self.due.push((self.steps, self.acting.clone(), loss, reward));
         }

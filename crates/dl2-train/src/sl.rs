@@ -52,7 +52,7 @@ impl State {
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         let net = self.optim.step(self.config.sl_learning_rate, net, grads);
         self.steps += 1;
-        if self.steps % self.config.validation_interval == 0 || self.steps == self.config.sl_steps {
+        if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.sl_steps {
             let (loss, reward) = (mean(&mut self.losses), mean(&mut self.rewards));
             self.due.push((self.steps, net.export(), loss, reward));
         }

@@ -164,6 +164,17 @@ impl Dl2 {
         })
     }
 
+    /// Decides one slot: fills `slot` (which must be empty) by the chooser's rules.
+    pub fn fill(&mut self, slot: &mut Slot) -> Result<(), PolicyError> {
+        match &mut self.chooser {
+            Chooser::Heuristic { heuristic, recorder } => {
+                heuristic.fill(slot, self.config.slot_seconds, recorder);
+                Ok(())
+            }
+            _ => self.fill_by_actions(slot),
+        }
+    }
+
     /// Fills a slot with the network or a learner, after one bundle per job.
     fn fill_by_actions(&mut self, slot: &mut Slot) -> Result<(), PolicyError> {
         slot.assign_bundles();
@@ -283,13 +294,7 @@ impl Policy for Dl2 {
             jobs.push(self.slot_job(view, context.now, index)?);
         }
         let mut slot = Slot { index, jobs, cluster, max_workers: self.config.max_workers, max_ps: self.config.max_ps };
-        let filled = match &mut self.chooser {
-            Chooser::Heuristic { heuristic, recorder } => {
-                heuristic.fill(&mut slot, slot_seconds, recorder);
-                Ok(())
-            }
-            _ => self.fill_by_actions(&mut slot),
-        };
+        let filled = self.fill(&mut slot);
         let Slot { jobs, cluster, .. } = slot;
         self.cluster = Some(cluster);
         filled?;
