@@ -27,7 +27,8 @@ use schedlab_trace::dl2::{CpuOnlyModels, Dl2Workload};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// Training settings; defaults are the authors' (`parameters.py`), except the budgets.
+/// Training settings; defaults are the authors' (`parameters.py`), except the budgets, which
+/// are the built-in weights' (`crates/policies/dl2/weights/dl2.manifest.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrainConfig {
     /// Seed of everything random: traces, initial weights, shuffles, draws, replay sampling.
@@ -66,11 +67,11 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             seed: 0,
-            sl_steps: 2_000,
-            rl_steps: 10_000,
+            sl_steps: 10_000,
+            rl_steps: 6_000,
             train_traces: 100,
             validation_traces: 10,
-            validation_interval: 500,
+            validation_interval: 2_000,
             jobs: 200,
             max_arrivals_per_slot: 10,
             nodes: 500,

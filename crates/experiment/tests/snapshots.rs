@@ -97,6 +97,19 @@ fn ci_rltune_helios() {
 }
 
 #[test]
+fn ci_dl2() {
+    if schedlab_core::datadir::test_data_file(&root(), "dl2/config_speed.txt").is_none() {
+        return;
+    }
+    let dir = check("dl2");
+    let pinned = pinned_name(&dir, "dl2");
+    assert!(pinned.starts_with("dl2[weights=dl2@"), "{pinned}");
+    // The speed model's extrapolation is declared in the manifest.
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"perf_exceptions\"") && manifest.contains("beyond, the linear RBF extrapolates"));
+}
+
+#[test]
 fn new_built_in_weights_rerun_the_agents_runs_and_only_those() {
     if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
         return;

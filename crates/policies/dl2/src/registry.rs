@@ -8,7 +8,7 @@ use schedlab_dl2_speed::Dl2Speed;
 use std::sync::Arc;
 
 /// Weights shipped with schedlab (`weights/*.json`, each with its training manifest beside it).
-pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[];
+pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[("dl2", include_str!("../weights/dl2.json"))];
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
 /// `dl2@<digest>` in policy names, so that new weights make new run identities.
