@@ -21,8 +21,9 @@ fn every_policy_gives_bit_identical_results_on_repeated_runs() {
     }
     let config = SimConfig { restart_overhead: 10.0, ..SimConfig::default() };
     // Gavel's and Hadar's policies need job types from a throughput table, Pollux's crate's
-    // its applications; their crates test them.
-    let own_job_types = ["gavel", "hadar", "pollux", "optimus"];
+    // its applications, DL2's its models, declared epochs and nodes with CPUs; their crates
+    // test them.
+    let own_job_types = ["gavel", "hadar", "pollux", "optimus", "dl2"];
     for entry in
         schedlab_zoo::entries().filter(|entry| !own_job_types.iter().any(|prefix| entry.name.starts_with(prefix)))
     {

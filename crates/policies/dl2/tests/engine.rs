@@ -5,8 +5,9 @@
 use schedlab_core::{ClusterSpec, JobSpec, Node, NodeId};
 use schedlab_dl2_speed::{Dl2Speed, model_info};
 use schedlab_policies_dl2::heuristics::Heuristic;
+use schedlab_policies_dl2::network::PolicyNetwork;
 use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob};
-use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
+use schedlab_policies_dl2::{BUILTIN_WEIGHTS, Chooser, Dl2, SlotConfig};
 use schedlab_sim::{SimConfig, run};
 use schedlab_trace::dl2::{CpuOnlyModels, Dl2Workload};
 use std::path::Path;
@@ -122,6 +123,27 @@ fn the_engine_runs_dl2_slots_as_dl2s_own_loop_does() {
                 (result.metrics.makespan / 1200.0).ceil(),
                 "{name}: one reward per slot"
             );
+            let chooser = Chooser::Heuristic { heuristic: heuristic.clone(), recorder: None };
+            let mut again = Dl2::new(format!("dl2-{name}"), chooser, SlotConfig::default());
+            let repeated = run(cluster(12), &jobs, speeds.as_ref(), &mut again, &config).unwrap();
+            assert_eq!((&repeated.jobs, &repeated.metrics), (&result.jobs, &result.metrics), "{name}: deterministic");
         }
     }
+}
+
+#[test]
+fn the_built_in_network_finishes_every_job_and_repeats_from_its_seed() {
+    let Some(speeds) = speeds() else { return };
+    let network = Arc::new(PolicyNetwork::from_json(BUILTIN_WEIGHTS[0].1).unwrap());
+    let jobs = workload(40, 4);
+    let simulate = |seed: u64| {
+        let chooser = Chooser::Network { network: Arc::clone(&network), sample: true };
+        let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
+        let config = SimConfig { check_invariants: true, seed, ..SimConfig::default() };
+        run(cluster(12), &jobs, speeds.as_ref(), &mut policy, &config).unwrap()
+    };
+    let first = simulate(1);
+    assert!(first.jobs.iter().all(|job| job.finish.is_some()));
+    assert_eq!(simulate(1).jobs, first.jobs, "the same run seed gives the same run");
+    assert_ne!(simulate(2).jobs, first.jobs, "actions are sampled from the run seed");
 }
