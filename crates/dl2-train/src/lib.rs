@@ -17,7 +17,7 @@ mod rl;
 mod sl;
 
 use rayon::prelude::*;
-use schedlab_core::{ClusterSpec, GpuTypeId, JobSpec, Node};
+use schedlab_core::{ClusterSpec, JobSpec};
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::Heuristic;
 use schedlab_policies_dl2::network::PolicyNetwork;
@@ -116,19 +116,17 @@ pub struct Trained {
     pub episodes: (usize, usize),
 }
 
+/// The mean of `values` (NaN when empty), which are then cleared: a curve point's loss and
+/// reward since the previous one.
+pub(crate) fn mean_and_clear(values: &mut Vec<f64>) -> f64 {
+    let mean = if values.is_empty() { f64::NAN } else { values.iter().sum::<f64>() / values.len() as f64 };
+    values.clear();
+    mean
+}
+
 /// DL2's large-scale cluster: `nodes` nodes of 8 CPUs and 2 GPUs.
 pub fn cluster(nodes: usize) -> Arc<ClusterSpec> {
-    let nodes = (0..nodes)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: GpuTypeId(0),
-            gpus: 2,
-            cpus: Some(8.0),
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    Arc::new(ClusterSpec::new(vec!["gpu".into()], nodes).expect("a valid cluster"))
+    Arc::new(schedlab_policies_dl2::slot::dl2_cluster(nodes))
 }
 
 /// A seed derived from `seed` for stream `stream` and index `index` (splitmix64).

@@ -165,7 +165,7 @@ impl State {
         self.policy = Some(policy);
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.rl_steps {
-            let (loss, reward) = (mean(&mut self.losses), mean(&mut self.rewards));
+            let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
             self.due.push((self.steps, self.acting.clone(), loss, reward));
         }
     }
@@ -235,12 +235,6 @@ impl Learner for Act {
         }
         state.ps_worker_ratio = state.rng.random_range(3..8);
     }
-}
-
-fn mean(values: &mut Vec<f64>) -> f64 {
-    let mean = if values.is_empty() { f64::NAN } else { values.iter().sum::<f64>() / values.len() as f64 };
-    values.clear();
-    mean
 }
 
 /// Runs the reinforcement-learning phase from `network`; returns the network and the episodes run.

@@ -53,7 +53,7 @@ impl State {
         let net = self.optim.step(self.config.sl_learning_rate, net, grads);
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.sl_steps {
-            let (loss, reward) = (mean(&mut self.losses), mean(&mut self.rewards));
+            let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
             self.due.push((self.steps, net.export(), loss, reward));
         }
         self.net = Some(net);
@@ -83,12 +83,6 @@ impl Recorder for Record {
             state.update();
         }
     }
-}
-
-fn mean(values: &mut Vec<f64>) -> f64 {
-    let mean = if values.is_empty() { f64::NAN } else { values.iter().sum::<f64>() / values.len() as f64 };
-    values.clear();
-    mean
 }
 
 /// Runs the supervised phase; returns the network and the episodes run.

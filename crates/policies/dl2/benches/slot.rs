@@ -3,11 +3,11 @@
 //! DRF and by Optimus.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use schedlab_core::{ClusterSpec, GpuTypeId, JobId, Node};
+use schedlab_core::JobId;
 use schedlab_policies_dl2::heuristics::Heuristic;
 use schedlab_policies_dl2::network::{Dense, FORMAT, FrozenNorm, HIDDEN, PolicyNetwork};
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation};
-use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob};
+use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob, dl2_cluster};
 use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig, pick};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -37,17 +37,7 @@ fn network() -> PolicyNetwork {
 fn empty_slot() -> Slot {
     let models =
         ["resnet-50", "vgg-16", "resnext-110", "inception-bn", "seq2seq", "cnn-text-classification", "dssm", "wlm"];
-    let nodes = (0..500)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: GpuTypeId(0),
-            gpus: 2,
-            cpus: Some(8.0),
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    let spec = ClusterSpec::new(vec!["gpu".into()], nodes).unwrap();
+    let spec = dl2_cluster(500);
     let jobs = (0..40)
         .map(|index| SlotJob {
             id: JobId(index as u32),

@@ -2,9 +2,25 @@
 //! every allocation is cleared, and tasks (a worker, a parameter server, or both) are added one
 //! at a time, each on the least-loaded node.
 
-use schedlab_core::{ClusterSpec, JobId, NodeId};
+use schedlab_core::{ClusterSpec, GpuTypeId, JobId, Node, NodeId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// DL2's large-scale cluster with `nodes` nodes (`parameters.py`: 500), each with 8 CPUs and
+/// 2 GPUs (8 CPU slots and 8 GPU slots, a GPU being 4), all of GPU type `gpu`.
+pub fn dl2_cluster(nodes: usize) -> ClusterSpec {
+    let nodes = (0..nodes)
+        .map(|index| Node {
+            name: format!("n{index}"),
+            gpu_type: GpuTypeId(0),
+            gpus: 2,
+            cpus: Some(8.0),
+            mem_gib: None,
+            group: None,
+        })
+        .collect();
+    ClusterSpec::new(vec!["gpu".into()], nodes).expect("a valid cluster")
+}
 
 /// What one action adds to a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,11 +2,11 @@
 //! `scheduler_base.py` (`step`: prepare, schedule, progress by `speed x TS / epoch_size`,
 //! completion at the fraction of the slot that finishes the job).
 
-use schedlab_core::{ClusterSpec, JobSpec, Node, NodeId};
+use schedlab_core::{ClusterSpec, JobSpec, NodeId};
 use schedlab_dl2_speed::{Dl2Speed, model_info};
 use schedlab_policies_dl2::heuristics::Heuristic;
 use schedlab_policies_dl2::network::PolicyNetwork;
-use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob};
+use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob, dl2_cluster};
 use schedlab_policies_dl2::{BUILTIN_WEIGHTS, Chooser, Dl2, SlotConfig};
 use schedlab_sim::{SimConfig, run};
 use schedlab_trace::dl2::{CpuOnlyModels, Dl2Workload};
@@ -20,17 +20,7 @@ fn speeds() -> Option<Arc<Dl2Speed>> {
 }
 
 fn cluster(nodes: usize) -> Arc<ClusterSpec> {
-    let nodes = (0..nodes)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: schedlab_core::GpuTypeId(0),
-            gpus: 2,
-            cpus: Some(8.0),
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    Arc::new(ClusterSpec::new(vec!["gpu".into()], nodes).unwrap())
+    Arc::new(dl2_cluster(nodes))
 }
 
 fn workload(jobs: usize, seed: u64) -> Vec<JobSpec> {

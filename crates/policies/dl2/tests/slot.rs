@@ -2,26 +2,16 @@
 //! the mask, the slot ending when a task does not fit, and DRF's increments.
 
 use rand::SeedableRng;
-use schedlab_core::{ClusterSpec, JobId, Node, NodeId};
+use schedlab_core::{JobId, NodeId};
 use schedlab_policies_dl2::heuristics::{Heuristic, Recorder};
 use schedlab_policies_dl2::observation::{ACTIONS, Observation, SKIP, WINDOW, decode};
 use schedlab_policies_dl2::pick;
-use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob, Task};
+use schedlab_policies_dl2::slot::{Slot, SlotCluster, SlotJob, Task, dl2_cluster};
 use std::sync::{Arc, Mutex};
 
 /// Nodes of 8 CPUs and 2 GPUs (DL2's node: 8 CPU slots, 8 GPU slots of which a GPU is 4).
 fn slot(nodes: usize, jobs: &[(u64, f64, f64)]) -> Slot {
-    let nodes = (0..nodes)
-        .map(|index| Node {
-            name: format!("n{index}"),
-            gpu_type: schedlab_core::GpuTypeId(0),
-            gpus: 2,
-            cpus: Some(8.0),
-            mem_gib: None,
-            group: None,
-        })
-        .collect();
-    let spec = ClusterSpec::new(vec!["gpu".into()], nodes).unwrap();
+    let spec = dl2_cluster(nodes);
     let jobs = jobs
         .iter()
         .enumerate()
