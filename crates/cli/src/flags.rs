@@ -167,6 +167,25 @@ pub enum TraceCommand {
     },
     /// List the supported trace formats.
     Formats,
+    /// Build one run's workload of a spec (generator or trace, with its model) and write it as a
+    /// Gavel `.trace` (10 columns, formatted as Gavel's driver writes them), to compare with
+    /// traces Gavel's simulator writes (`--output_trace_file_name`) or to replay in it.
+    Export {
+        /// The experiment spec.
+        spec: PathBuf,
+        /// The spec seed whose workload to write.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The sweep point, `AXIS=VALUE,...` (e.g. `rate_per_hour=5.2`); default: the first.
+        #[arg(long)]
+        point: Option<String>,
+        /// Write only the first N jobs.
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The file to write (`-` for stdout).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// What `schedlab list` lists.

@@ -26,6 +26,9 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Data { command: DataCommand::Verify { dir } } => data::verify(dir),
         Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace::stats(format, &path, json),
         Command::Trace { command: TraceCommand::Formats } => list::formats(false),
+        Command::Trace { command: TraceCommand::Export { spec, seed, point, jobs, out } } => {
+            trace::export(&spec, seed, point.as_deref(), jobs, &out)
+        }
         Command::Train { what: TrainWhat::Rltune(args) } => train::rltune(&args),
         Command::Train { what: TrainWhat::Dl2(args) } => train::dl2(&args),
     }

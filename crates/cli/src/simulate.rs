@@ -93,6 +93,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
                 multi_gpu: !args.single_gpu,
                 multi_priority: false,
                 seed: 0,
+                rng: Default::default(),
             }),
             transforms: Vec::new(),
             model,

@@ -1,7 +1,57 @@
-//! `schedlab trace stats`: what a trace file holds.
+//! `schedlab trace stats`: what a trace file holds; `schedlab trace export`: a spec's workload
+//! as a Gavel `.trace`.
 
-use anyhow::Result;
+use anyhow::{Context as _, Result, bail};
+use schedlab_core::DataDir;
 use schedlab_trace::TraceFormat;
+use std::path::Path;
+
+/// Builds the workload of `spec`'s run for `seed` at `point` (`AXIS=VALUE,...`; default the
+/// first point) and writes its first `jobs` jobs (default all) in Gavel's 10-column layout.
+pub fn export(spec: &Path, seed: u64, point: Option<&str>, jobs: Option<usize>, out: &Path) -> Result<()> {
+    let experiment = crate::run::load(spec, &DataDir::locate())?;
+    let wanted: Vec<(String, f64)> = match point {
+        None => Vec::new(),
+        Some(text) => text
+            .split(',')
+            .map(|pair| {
+                let (name, value) = pair.split_once('=').with_context(|| {
+                    format!("--point '{text}': expected AXIS=VALUE pairs separated by ',', e.g. rate_per_hour=5.2")
+                })?;
+                let value: f64 = value
+                    .trim()
+                    .parse()
+                    .with_context(|| format!("--point '{text}': '{}' is not a number", value.trim()))?;
+                Ok((name.trim().to_string(), value))
+            })
+            .collect::<Result<_>>()?,
+    };
+    let runs = experiment.runs();
+    let matches = |plan: &schedlab_experiment::plan::RunPlan| {
+        wanted.iter().all(|(name, value)| plan.point.0.iter().any(|(axis, at)| axis == name && at == value))
+    };
+    let Some(plan) = runs.iter().find(|plan| plan.seed == seed && matches(plan)) else {
+        let mut points: Vec<String> = runs.iter().map(|plan| plan.point.label()).collect();
+        points.dedup();
+        bail!(
+            "{}: no run with seed {seed}{} (seeds {:?}; points: {})",
+            spec.display(),
+            point.map(|point| format!(" at {point}")).unwrap_or_default(),
+            experiment.seeds,
+            if points.iter().all(String::is_empty) { "none, the spec has no sweep".into() } else { points.join(", ") }
+        );
+    };
+    let prepared = experiment.setup.workload(&experiment.inputs.workload, plan)?;
+    let count = jobs.unwrap_or(prepared.jobs.len()).min(prepared.jobs.len());
+    let text = schedlab_trace::formats::gavel::write_as_gavel(&prepared.jobs[..count]);
+    if out == Path::new("-") {
+        print!("{text}");
+    } else {
+        std::fs::write(out, text).with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!("wrote {count} jobs ({}) to {}", plan.workload_key, out.display());
+    }
+    Ok(())
+}
 
 /// Loads a trace and prints what was read, kept and left out, and its distributions.
 pub fn stats(format: TraceFormat, path: &std::path::Path, json: bool) -> Result<()> {

@@ -250,3 +250,77 @@ fn a_modified_data_file_is_warned_about_by_check_and_run_and_refused_by_strict()
     assert!(!output.status.success());
     assert!(text(&output).1.contains("(strict): philly/philly-pollux.csv"), "{}", text(&output).1);
 }
+
+/// `rng: python` gives Gavel's own job sequences: `trace export` matches, byte for byte, traces
+/// that Gavel's driver wrote with `--output_trace_file_name` (`scripts/gavel/compare_traces.sh`
+/// regenerates them with the public code).
+#[test]
+fn trace_export_matches_traces_written_by_gavels_driver() {
+    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = if data.is_absolute() { data } else { root.join(data) };
+    if !data.join("gavel/simulation_throughputs.json").exists() {
+        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "gavel/simulation_throughputs.json is missing");
+        return;
+    }
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gavel-driver");
+    let dir = temp_dir("gavel-export");
+    let cases = [
+        ("single-2perh-seed0", 0, "gavel-continuous: {jobs: 300, rate_per_hour: 2.0, rng: python}"),
+        (
+            "multi-priority-5.2perh-seed1",
+            1,
+            "gavel-continuous: {jobs: 400, rate_per_hour: 5.2, multi_gpu: true, multi_priority: true, rng: python}",
+        ),
+        ("static-multi-seed2", 2, "gavel-static: {jobs: 60, multi_gpu: true, rng: python}"),
+    ];
+    for (name, seed, generator) in cases {
+        let spec = dir.join(format!("{name}.yaml"));
+        std::fs::write(
+            &spec,
+            format!(
+                "name: {name}
+workload:
+  generator:
+    {generator}
+  model: {{gavel-zoo: {{reference: v100}}}}
+cluster:
+  compact: {{gpus: {{v100: 36, p100: 36, k80: 36}}, gpus_per_node: 4}}
+perf:
+  throughputs: {{path: gavel/simulation_throughputs.json, reference: v100}}
+policies: [gavel-fifo]
+seeds: [{seed}]
+"
+            ),
+        )
+        .unwrap();
+        let out = dir.join(format!("{name}.trace"));
+        let output = schedlab()
+            .env("SCHEDLAB_DATA", &data)
+            .args(["trace", "export"])
+            .arg(&spec)
+            .args(["--seed", &seed.to_string(), "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", text(&output).1);
+        let ours = std::fs::read_to_string(&out).unwrap();
+        let gavel = std::fs::read_to_string(fixtures.join(format!("{name}.trace"))).unwrap();
+        // Gavel writes the window's first job twice (running at the window's start, then arriving).
+        let gavel: Vec<&str> = gavel.lines().skip(1).collect();
+        let ours: Vec<&str> = ours.lines().collect();
+        assert_eq!(ours.len(), gavel.len(), "{name}");
+        for (line, (a, b)) in ours.iter().zip(&gavel).enumerate() {
+            assert_eq!(a, b, "{name}, job {line}");
+        }
+    }
+    let output = schedlab()
+        .env("SCHEDLAB_DATA", &data)
+        .args(["trace", "export"])
+        .arg(dir.join("static-multi-seed2.yaml"))
+        .args(["--seed", "7", "--out", "-"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(text(&output).1.contains("no run with seed 7 (seeds [2]"), "{}", text(&output).1);
+}

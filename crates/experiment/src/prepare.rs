@@ -9,7 +9,7 @@ use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_goodput::PolluxPerf;
 use schedlab_trace::Transform;
-use schedlab_trace::spec::{GeneratorSpec, WorkloadSpec};
+use schedlab_trace::spec::{GeneratorRng, GeneratorSpec, WorkloadSpec};
 use schedlab_trace::synthetic::JobTemplate;
 use schedlab_trace::workload::{JobTypes, Model};
 use std::collections::BTreeMap;
@@ -272,7 +272,7 @@ impl Setup {
     /// Builds the workload of one sweep point and seed.
     pub fn workload(&self, workload: &WorkloadSpec, plan: &RunPlan) -> Result<PreparedWorkload, ExperimentError> {
         let mut workload = workload.clone();
-        apply_point(&mut workload, &plan.point, plan.workload_seed);
+        apply_point(&mut workload, &plan.point, plan.workload_seed, plan.seed);
         let built = workload
             .build(self.env.data(), &self.job_types)
             .map_err(|error| ExperimentError::Run { key: plan.workload_key.clone(), message: error.to_string() })?;
@@ -299,22 +299,23 @@ pub fn trace_path(path: &Path, index: f64) -> PathBuf {
     PathBuf::from(path.display().to_string().replace(crate::axis::TRACE_INDEX, &format!("{index}")))
 }
 
-/// Sets a point's axis values and the derived seed into a workload spec.
-fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64) {
+/// Sets a point's axis values and the derived seed into a workload spec; generators with
+/// `rng: python` get the spec's own seed (`spec_seed`), as Gavel's `--seed`.
+fn apply_point(workload: &mut WorkloadSpec, point: &SweepPoint, seed: u64, spec_seed: u64) {
     if let Some(generator) = &mut workload.generator {
         match generator {
-            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, seed: generator_seed, .. } => {
+            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, seed: generator_seed, rng, .. } => {
                 *rate_per_hour = point.get(Axis::RatePerHour).unwrap_or(*rate_per_hour);
                 *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
-                *generator_seed = seed;
+                *generator_seed = if *rng == GeneratorRng::Python { spec_seed } else { seed };
             }
             GeneratorSpec::Dl2 { jobs, seed: generator_seed, .. } => {
                 *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
                 *generator_seed = seed;
             }
-            GeneratorSpec::GavelStatic { jobs, seed: generator_seed, .. } => {
+            GeneratorSpec::GavelStatic { jobs, seed: generator_seed, rng, .. } => {
                 *jobs = point.get(Axis::Jobs).map_or(*jobs, |value| value as usize);
-                *generator_seed = seed;
+                *generator_seed = if *rng == GeneratorRng::Python { spec_seed } else { seed };
             }
             GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed: generator_seed, .. } => {
                 *rate_per_hour = point.get(Axis::RatePerHour).unwrap_or(*rate_per_hour);

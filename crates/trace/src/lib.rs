@@ -16,6 +16,7 @@ pub mod datetime;
 pub mod dl2;
 mod error;
 pub mod formats;
+pub mod gavel_stream;
 mod job;
 pub mod spec;
 pub mod stats;

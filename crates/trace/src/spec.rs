@@ -3,6 +3,7 @@
 use crate::dl2::{CpuOnlyModels, Dl2Workload};
 use crate::formats::TraceFormat;
 use crate::formats::philly::PhillyRawOptions;
+use crate::gavel_stream::GavelStream;
 use crate::synthetic::{Arrivals, GavelStyle, PhillySampled};
 use crate::transform::{Transform, apply_all};
 use crate::workload::{BuildSummary, FractionalGpus, JobTypes, Model, Origin, build};
@@ -59,6 +60,9 @@ pub enum GeneratorSpec {
         /// Seed.
         #[serde(default)]
         seed: u64,
+        /// Whose random streams: schedlab's (default) or `python`, Gavel's own draws.
+        #[serde(default, skip_serializing_if = "GeneratorRng::is_schedlab")]
+        rng: GeneratorRng,
     },
     /// Gavel's static generator: every job at t = 0.
     GavelStatic {
@@ -73,6 +77,9 @@ pub enum GeneratorSpec {
         /// Seed.
         #[serde(default)]
         seed: u64,
+        /// Whose random streams: schedlab's (default) or `python`, Gavel's own draws.
+        #[serde(default, skip_serializing_if = "GeneratorRng::is_schedlab")]
+        rng: GeneratorRng,
     },
     /// `(duration, GPUs)` pairs drawn from a distribution file, Poisson arrivals.
     PhillySampled {
@@ -112,6 +119,46 @@ pub enum GeneratorSpec {
         #[serde(default)]
         seed: u64,
     },
+}
+
+/// Which random streams a Gavel generator draws from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeneratorRng {
+    /// schedlab's own (ChaCha8, one stream, seed derived per run).
+    #[default]
+    Schedlab,
+    /// Gavel's own (CPython's `random.Random`, seeds `seed + 2` for jobs and `seed + 3` for
+    /// arrivals, Gavel's job table): the jobs Gavel's simulator makes for the same `--seed`.
+    /// Experiments pass the spec's seed itself, not a derived one.
+    Python,
+}
+
+impl GeneratorRng {
+    fn is_schedlab(&self) -> bool {
+        *self == GeneratorRng::Schedlab
+    }
+}
+
+impl GeneratorSpec {
+    /// A one-line description for reports: the `Debug` form, which leaves `rng` out when it is
+    /// schedlab's (so reports written before the option existed read the same).
+    pub fn describe(&self) -> String {
+        let (name, jobs, rate, multi_gpu, multi_priority, seed, rng) = match self {
+            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, rng } => {
+                ("GavelContinuous", jobs, Some(rate_per_hour), multi_gpu, multi_priority, seed, rng)
+            }
+            GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, rng } => {
+                ("GavelStatic", jobs, None, multi_gpu, multi_priority, seed, rng)
+            }
+            other => return format!("{other:?}"),
+        };
+        let rate = rate.map(|rate| format!(" rate_per_hour: {rate:?},")).unwrap_or_default();
+        let rng = if rng.is_schedlab() { String::new() } else { format!(", rng: {rng:?}") };
+        format!(
+            "{name} {{ jobs: {jobs:?},{rate} multi_gpu: {multi_gpu:?}, multi_priority: {multi_priority:?}, seed: {seed:?}{rng} }}"
+        )
+    }
 }
 
 fn default_dl2_jobs() -> usize {
@@ -292,7 +339,35 @@ impl WorkloadSpec {
                     )));
                 }
                 let jobs = match generator {
-                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed } => {
+                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, rng }
+                        if *rng == GeneratorRng::Python =>
+                    {
+                        GavelStream {
+                            jobs: *jobs,
+                            rate_per_hour: Some(*rate_per_hour),
+                            multi_gpu: *multi_gpu,
+                            multi_priority: *multi_priority,
+                            seed: *seed,
+                            templates: generator_templates,
+                        }
+                        .generate()
+                        .map_err(|error| error.to_string())
+                    }
+                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, rng }
+                        if *rng == GeneratorRng::Python =>
+                    {
+                        GavelStream {
+                            jobs: *jobs,
+                            rate_per_hour: None,
+                            multi_gpu: *multi_gpu,
+                            multi_priority: *multi_priority,
+                            seed: *seed,
+                            templates: generator_templates,
+                        }
+                        .generate()
+                        .map_err(|error| error.to_string())
+                    }
+                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, .. } => {
                         GavelStyle {
                             jobs: *jobs,
                             arrivals: Arrivals::Poisson { rate_per_hour: *rate_per_hour },
@@ -304,7 +379,7 @@ impl WorkloadSpec {
                         .generate()
                         .map_err(|error| error.to_string())
                     }
-                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed } => GavelStyle {
+                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, .. } => GavelStyle {
                         jobs: *jobs,
                         arrivals: Arrivals::AllAtZero,
                         multi_gpu: *multi_gpu,
@@ -350,7 +425,7 @@ impl WorkloadSpec {
                     }
                 }
                 .map_err(TraceError::Config)?;
-                let report = vec![format!("generated {} jobs ({generator:?})", jobs.len())];
+                let report = vec![format!("generated {} jobs ({})", jobs.len(), generator.describe())];
                 Ok(Workload { jobs, report })
             }
             _ => Err(TraceError::Config("workload: give exactly one of 'trace' and 'generator'".into())),

@@ -69,6 +69,10 @@ pub enum GeneratorError {
     /// Occurs when a sampled scale factor has no template supporting it.
     #[error("no job template supports scale factor {0}; templates must cover 1, 2, 4 and 8 GPUs when multi_gpu is on")]
     NoTemplate(u32),
+    /// Occurs when `rng: python` needs a model of Gavel's job table that the throughput table
+    /// lacks.
+    #[error("rng: python draws from Gavel's job table, but the throughput table has no '{0}'")]
+    MissingGavelModel(String),
 }
 
 /// When jobs arrive.

@@ -85,3 +85,27 @@ fn declared_work_is_the_work_within_the_error_and_repeats_with_its_seed() {
     );
     assert!(!serde_json::to_string(&plain).unwrap().contains("declared"));
 }
+
+#[test]
+fn rng_python_is_an_option_that_leaves_default_specs_unchanged() {
+    let plain =
+        parse("generator:\n  gavel-continuous: {jobs: 6000, rate_per_hour: 2.6, multi_gpu: true, seed: 5}\n").unwrap();
+    let generator = plain.generator.as_ref().unwrap();
+    // Reports (and with them manifests) written before the option existed read the same.
+    assert_eq!(
+        generator.describe(),
+        "GavelContinuous { jobs: 6000, rate_per_hour: 2.6, multi_gpu: true, multi_priority: false, seed: 5 }"
+    );
+    assert_eq!(generator.describe(), format!("{generator:?}").replace(", rng: Schedlab", ""));
+    assert!(!serde_json::to_string(&plain).unwrap().contains("rng"), "run identities hash this text");
+    let python = parse("generator:\n  gavel-static: {jobs: 40, multi_gpu: true, seed: 0, rng: python}\n").unwrap();
+    assert_eq!(
+        python.generator.as_ref().unwrap().describe(),
+        "GavelStatic { jobs: 40, multi_gpu: true, multi_priority: false, seed: 0, rng: Python }"
+    );
+    let built = python.build(&schedlab_core::DataDir::none(), &JobTypes::default()).unwrap();
+    assert_eq!(built.jobs.len(), 40);
+    assert!(built.report[0].ends_with("rng: Python })"), "{}", built.report[0]);
+    let message = parse("generator:\n  gavel-static: {jobs: 4, rng: numpy}\n").unwrap_err();
+    assert!(message.contains("numpy"), "{message}");
+}

@@ -95,3 +95,30 @@ pub fn write(jobs: &[JobSpec]) -> String {
     }
     out
 }
+
+/// Writes jobs as Gavel's driver does (`--output_trace_file_name`): `str(job)` then the arrival,
+/// with Python's formatting: steps, scale factor and priority as `%d` (truncated), SLO `-1` as
+/// `%f`, the arrival as `%f`. Jobs of Gavel's job table get its command, working directory,
+/// steps flag and data-directory flag; other job types get placeholders (`schedlab`, `-`, `-`, 0).
+pub fn write_as_gavel(jobs: &[JobSpec]) -> String {
+    let table = crate::gavel_stream::gavel_job_table();
+    let mut out = String::new();
+    for job in jobs {
+        let (command, working_directory, num_steps_arg, needs_data_dir) =
+            match table.iter().find(|row| row.model == job.job_type) {
+                Some(row) => (row.command.as_str(), row.working_directory, row.num_steps_arg, row.needs_data_dir),
+                None => ("schedlab", "-", "-", false),
+            };
+        out.push_str(&format!(
+            "{}\t{command}\t{working_directory}\t{num_steps_arg}\t{}\t{}\t{}\t{}\t{:.6}\t{:.6}\n",
+            job.job_type,
+            u8::from(needs_data_dir),
+            job.work.trunc(),
+            job.gpus,
+            job.weight.trunc(),
+            -1.0,
+            job.arrival.secs()
+        ));
+    }
+    out
+}
