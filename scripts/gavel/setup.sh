@@ -6,5 +6,5 @@ gavel="${1:?usage: setup.sh GAVEL_CHECKOUT VENV}"
 venv="${2:?usage: setup.sh GAVEL_CHECKOUT VENV}"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet cvxpy numpy grpcio grpcio-tools psutil filelock func_timeout \
-    preconditions setproctitle dill matrix_completion scikit-learn
+    preconditions setproctitle dill matrix_completion scikit-learn ecos
 (cd "$gavel/scheduler" && PATH="$venv/bin:$PATH" make rpc_stubs)

@@ -52,6 +52,12 @@ impl RoundClock {
         }
     }
 
+    /// Ends the current round at `at` instead of after its full length (never later than
+    /// that): the next decision at or after `at` starts a round.
+    pub fn end_round_at(&mut self, at: Time) {
+        self.next = Some(self.next.map_or(at, |next| if at < next { at } else { next }));
+    }
+
     /// When the next round starts: ask to be called then (`Decision::next_tick`).
     pub fn next(&self) -> Option<Time> {
         self.next
@@ -70,6 +76,11 @@ mod tests {
         assert_eq!(clock.phase(Time::from_secs(100.0)), Phase::Fill);
         assert_eq!(clock.phase(Time::from_secs(370.0)), Phase::Round);
         assert_eq!(clock.next(), Some(Time::from_secs(730.0)));
+        clock.end_round_at(Time::from_secs(1000.0));
+        assert_eq!(clock.next(), Some(Time::from_secs(730.0)), "never later than the full length");
+        clock.end_round_at(Time::from_secs(500.0));
+        assert_eq!(clock.phase(Time::from_secs(500.0)), Phase::Round);
+        assert_eq!(clock.next(), Some(Time::from_secs(860.0)));
         clock.stop();
         assert_eq!(clock.phase(Time::from_secs(400.0)), Phase::Round);
         let mut idle = RoundClock::new(60.0, true);

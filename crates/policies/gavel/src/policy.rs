@@ -45,6 +45,9 @@ struct JobAccount {
     /// Gavel's deficit per type: time the combination should have run by its allocations minus
     /// the time it ran, summed over past allocations (`_reset_time_run_so_far`).
     deficit: Vec<f64>,
+    /// Arrived since the allocation was computed, with `new_jobs_wait`: ranked and given GPUs
+    /// in rounds like any job, but not started until the next recomputation.
+    held: bool,
 }
 
 /// Which of Gavel's policies a [`Gavel`] scheduler runs; each has an agnostic twin.
@@ -104,6 +107,15 @@ pub struct Gavel {
     /// Gavel's round filling: jobs with no allocation on a type still fill its GPUs left over,
     /// at priority 0 (ranked by deficit with `tie_break=deficit`, else by job id).
     fill_unallocated: bool,
+    /// Gavel's quirk: a job that arrived since the allocation was computed takes its GPUs in a
+    /// round's selection but does not start before the next recomputation.
+    new_jobs_wait: bool,
+    /// Gavel's quirk: recompute the allocation only when a round starts, not at the arrival or
+    /// completion that made it stale.
+    recompute_at_rounds: bool,
+    /// Gavel's quirk: a round lasts until its last job has run its whole steps for the round
+    /// (`floor(rate x round)`), and ends when every job running in it has finished.
+    short_rounds: bool,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
@@ -141,10 +153,17 @@ impl Gavel {
     /// or `shuffle` for a seeded random order each round; `none` by default) and
     /// `idle_until_round` (`true`: start nothing between rounds). Every kind but FIFO takes
     /// `fill_unallocated` (`false`; `true`, as Gavel, lets jobs fill GPUs left over on types
-    /// where their allocation is 0, at priority 0). `mode=gavel` (default `schedlab`) makes
+    /// where their allocation is 0, at priority 0) and `new_jobs_wait` (`false`; `true`, as
+    /// Gavel, selects a job that arrived since the allocation was computed in rounds, taking
+    /// its GPUs, but starts it only after the next recomputation). Every kind takes
+    /// `recompute_at_rounds` (`false`; `true`, as Gavel, recomputes a stale allocation only when
+    /// a round starts) and `short_rounds` (`false`; `true`, as Gavel, ends a round when its
+    /// last job has run `floor(rate x round)` steps, or when every job in it has finished).
+    /// `mode=gavel` (default `schedlab`) makes
     /// every one of these defaults Gavel's simulator's: `type_order` `v100/p100/k80` for aware
     /// kinds and `shuffle` for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
-    /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true` and, for
+    /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true`,
+    /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true` and, for
     /// Gandiva, `pairing=blind`. LP kinds take `backend` (`microlp`, `highs`, `cbc`). Gandiva
     /// takes `pairing` (`gains`: only pairs whose co-located throughput gains; `blind`, as
     /// Gavel: any two jobs of the same scale factor). FIFO's agnostic twin takes `seed` (0) for
@@ -184,6 +203,10 @@ impl Gavel {
         let deficit_ties = reader.choice("tie_break", tie_default, &["id", "deficit"])? == "deficit";
         // Gavel's FIFO never schedules a job at priority 0, so FIFO takes no `fill_unallocated`.
         let fill_unallocated = objective.fills_unallocated() && reader.bool("fill_unallocated", gavel_mode)?;
+        // Only jobs that fill unallocated GPUs are ranked before the next recomputation.
+        let new_jobs_wait = fill_unallocated && reader.bool("new_jobs_wait", gavel_mode)?;
+        let recompute_at_rounds = reader.bool("recompute_at_rounds", gavel_mode)?;
+        let short_rounds = reader.bool("short_rounds", gavel_mode)?;
         let backend: Backend = if !objective.solves_lps() {
             Backend::default()
         } else {
@@ -209,6 +232,9 @@ impl Gavel {
             reset_credit,
             deficit_ties,
             fill_unallocated,
+            new_jobs_wait,
+            recompute_at_rounds,
+            short_rounds,
             type_order,
             type_shuffler,
             backend,
@@ -395,7 +421,7 @@ impl Gavel {
                 let deficit = deficit_of(&combo);
                 let usable = rates.iter().map(|rate| *rate > 0.0).collect();
                 let allocation = round(fractions);
-                (combo, JobAccount { allocation, usable, received: vec![credit; types], deficit })
+                (combo, JobAccount { allocation, usable, received: vec![credit; types], deficit, held: false })
             })
             .collect();
         for ((m, n), fractions) in pairs {
@@ -404,7 +430,8 @@ impl Gavel {
             let allocation: Vec<f64> = round(fractions);
             // A pair is ranked only where it has an allocation.
             let usable = allocation.iter().map(|fraction| *fraction > 1e-9).collect();
-            accounts.insert(combo, JobAccount { allocation, usable, received: vec![credit; types], deficit });
+            accounts
+                .insert(combo, JobAccount { allocation, usable, received: vec![credit; types], deficit, held: false });
         }
         self.accounts = accounts;
         self.given = vec![credit * self.accounts.len() as f64; types];
@@ -517,9 +544,16 @@ impl Gavel {
                 plan.release(allocation, None);
             }
         }
+        if self.short_rounds {
+            let end = self.round_end(context, &chosen);
+            self.clock.end_round_at(end);
+        }
         let mut desired: Vec<(JobId, Allocation)> = Vec::new();
         let mut to_place = Vec::new();
-        for &(combo, gpu_type) in &chosen {
+        // As Gavel's `_schedule_jobs_on_workers`, which assigns no workers to a selected job
+        // missing from the allocation: its GPUs stay idle this round.
+        let held = |combo: &Combo| self.accounts.get(combo).is_some_and(|account| account.held);
+        for &(combo, gpu_type) in chosen.iter().filter(|(combo, _)| !held(combo)) {
             match Self::lease(context, combo, gpu_type) {
                 Some(allocation) => {
                     plan.take(&allocation, None).expect("a running job's own GPUs are free in the plan");
@@ -542,6 +576,37 @@ impl Gavel {
         Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next())
     }
 
+    /// When a round of `chosen` ends in Gavel's simulator (`_get_job_steps_and_finish_times`):
+    /// every job runs `floor(rate x round)` whole steps, at its rate on the chosen type (alone,
+    /// or co-located in a pair), so the round lasts the longest `floor(rate x round) / rate`.
+    fn round_end(&self, context: &Context<'_>, chosen: &[(Combo, usize)]) -> Time {
+        let round = self.clock.length();
+        let names = context.cluster.spec().gpu_types();
+        let whole = |rate: f64| if rate > 0.0 { (rate * round).floor() / rate } else { 0.0 };
+        let mut length: f64 = 0.0;
+        for &(combo, gpu_type) in chosen {
+            if self.accounts.get(&combo).is_some_and(|account| account.held) {
+                continue;
+            }
+            let name = &names[gpu_type];
+            let job = |id: JobId| context.jobs.get(id).expect("active");
+            let combo_length = match combo {
+                Combo::Single(id) => {
+                    let job = job(id);
+                    self.table.isolated(&job.job_type, job.gpus, name).map_or(round, whole)
+                }
+                Combo::Pair(a, b) => {
+                    let (a, b) = (job(a), job(b));
+                    self.table
+                        .colocated((&a.job_type, a.gpus), (&b.job_type, b.gpus), name)
+                        .map_or(round, |(rate_a, rate_b)| whole(rate_a).max(whole(rate_b)))
+                }
+            };
+            length = length.max(combo_length);
+        }
+        context.now + if length > 0.0 { length } else { round }
+    }
+
     /// Between rounds: start combinations whose jobs all wait on free GPUs in priority order,
     /// preempting nobody.
     fn fill_decision(&self, context: &Context<'_>) -> Decision {
@@ -549,6 +614,9 @@ impl Gavel {
         let mut start: Vec<(JobId, Allocation)> = Vec::new();
         let waiting = |id: JobId| context.jobs.get(id).is_some_and(|job| !job.is_running());
         for (_, combo, gpu_type) in self.ranked(waiting) {
+            if self.accounts.get(&combo).is_some_and(|account| account.held) {
+                continue;
+            }
             if combo.jobs().any(|id| start.iter().any(|(known, _)| *known == id)) {
                 continue;
             }
@@ -587,7 +655,16 @@ impl Policy for Gavel {
             self.clock.stop();
             return Ok(Decision::none());
         }
-        let due = self.computed_at.is_none_or(|at| context.now - at >= self.min_interval);
+        if self.short_rounds && !context.finished.is_empty() && context.jobs.running().next().is_none() {
+            // Gavel's round ends when the last job running in it ends.
+            self.clock.end_round_at(context.now);
+        }
+        let phase = self.clock.phase(context.now);
+        // Gavel marks "never reset" with a last reset time of 0, so with its round timing a
+        // recomputation at t = 0 does not start the interval.
+        let never = |at: Time| self.recompute_at_rounds && at == Time::ZERO;
+        let due = self.computed_at.is_none_or(|at| never(at) || context.now - at >= self.min_interval)
+            && (!self.recompute_at_rounds || phase == Phase::Round);
         if self.stale && due {
             self.recompute(context)?;
         } else if self.fill_unallocated {
@@ -602,11 +679,12 @@ impl Policy for Gavel {
                     usable,
                     received: vec![0.0; types],
                     deficit: vec![0.0; types],
+                    held: self.new_jobs_wait,
                 };
                 self.accounts.entry(Combo::Single(id)).or_insert(account);
             }
         }
-        Ok(match self.clock.phase(context.now) {
+        Ok(match phase {
             Phase::Round => self.round_decision(context),
             Phase::Wait => Decision { next_tick: self.clock.next(), ..Decision::none() },
             Phase::Fill => self.fill_decision(context),
@@ -637,6 +715,7 @@ mod tests {
             usable: usable.to_vec(),
             received: vec![0.0; 2],
             deficit: deficit.to_vec(),
+            held: false,
         }
     }
 

@@ -391,6 +391,19 @@ fn gavels_quirks_are_options_new_jobs_idle_and_types_fill_in_a_fixed_order() {
     assert_eq!(first_start("type_order=v100/k80,"), 100.0);
     assert_eq!(first_start("type_order=k80,idle_until_round=true,"), 360.0);
     assert_eq!(first_start("type_order=shuffle,"), 100.0);
+    // With Gavel's 1,920-s interval the allocation of t = 0 (A alone) stands when B arrives.
+    // Filling left-over GPUs at priority 0, B takes the free k80 at the next round; Gavel's
+    // rounds select it too but start no job missing from the allocation, so B waits for the
+    // first round at least 1,920 s after the last recomputation: 6 x 360 = 2,160 s.
+    let interval = "idle_until_round=true,min_interval=1920,fill_unallocated=true,";
+    assert_eq!(first_start(interval), 360.0);
+    assert_eq!(first_start(&format!("{interval}new_jobs_wait=true,")), 2160.0);
+    assert_eq!(first_start("mode=gavel,recompute_at_rounds=false,"), 2160.0);
+    assert_eq!(first_start("mode=gavel,recompute_at_rounds=false,new_jobs_wait=false,"), 360.0);
+    // Gavel recomputes only when a round starts, and its "never reset" mark is a last reset at
+    // t = 0: the allocation of t = 0 does not start the interval, so the 360-s round
+    // recomputes with B, which starts there.
+    assert_eq!(first_start("mode=gavel,"), 360.0);
 }
 
 #[test]
@@ -498,7 +511,8 @@ fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
         let cluster = Arc::new(CompactCluster::parse("v100=2", 1).unwrap().build().unwrap());
         run(cluster, &jobs, &table, &mut gavel, &config).unwrap().jobs.iter().map(|job| job.jct.unwrap()).collect()
     };
-    let explicit = "idle_until_round=true,min_interval=1920,reset_credit=180,tie_break=deficit,fill_unallocated=true";
+    let explicit = "idle_until_round=true,min_interval=1920,reset_credit=180,tie_break=deficit,fill_unallocated=true,\
+                    new_jobs_wait=true,recompute_at_rounds=true,short_rounds=true";
     for (name, kind, aware, order) in [
         ("gavel-las", GavelKind::MaxMinFairness, true, "v100/p100/k80"),
         ("gavel-las-agnostic", GavelKind::MaxMinFairness, false, "shuffle"),
@@ -521,7 +535,8 @@ fn gavels_blind_gandiva_pairs_jobs_that_cannot_share_and_runs_them_only_as_lefto
     //   0 and keeps winning the tie until it ends at 720 s; C runs from the 720 s round, 120 s.
     // - `pairing=gains` leaves them alone with half the GPU each: A runs first (tie by id); at
     //   360 s A has received 540 of 720 s, C 180: C (0.5 / 0.25) beats A (0.5 / 0.75) and ends
-    //   at 480 s; the GPU idles until the 720 s round, then A needs 360 s more: 1,080 s.
+    //   at 480 s, which ends that round (Gavel's round ends with its last job, `short_rounds`);
+    //   then A needs 360 s more: 840 s.
     let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-blind.json", std::process::id()));
     let json = r#"{"v100": {"('A', 1)": {"null": 10.0}, "('C', 1)": {"null": 5.0}}}"#;
     std::fs::write(&path, json).unwrap();
@@ -529,7 +544,7 @@ fn gavels_blind_gandiva_pairs_jobs_that_cannot_share_and_runs_them_only_as_lefto
     let jobs =
         vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 7_200.0), JobSpec::new(JobId(1), Time::ZERO, 1, "C", 600.0)];
     let config = SimConfig { check_invariants: true, ..SimConfig::default() };
-    for (pairing, expected) in [("blind", vec![720.0, 840.0]), ("gains", vec![1080.0, 480.0])] {
+    for (pairing, expected) in [("blind", vec![720.0, 840.0]), ("gains", vec![840.0, 480.0])] {
         let name = format!("gavel-gandiva[mode=gavel,pairing={pairing},throughputs={}]", path.display());
         let mut gavel = build(&name, GavelKind::Gandiva, true);
         let cluster = Arc::new(CompactCluster::parse("v100=1", 1).unwrap().build().unwrap());
@@ -537,4 +552,37 @@ fn gavels_blind_gandiva_pairs_jobs_that_cannot_share_and_runs_them_only_as_lefto
         let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
         assert_eq!(jcts, expected, "pairing={pairing}");
     }
+}
+
+#[test]
+fn gavels_short_rounds_end_when_the_last_job_has_run_its_whole_steps() {
+    // Two v100s. A runs 1 + 2^-10 steps/s: a 360-s round holds floor(360.35...) = 360 whole
+    // steps, which take 360 / (1 + 2^-10) = 359.648... s, so with `short_rounds` (Gavel's
+    // `_get_job_steps_and_finish_times`) rounds start at 0, 359.648..., 719.297...; B, arriving
+    // at 500 s, starts at the third. C (10 steps) ends at 10 s in the first round alone; when
+    // every job of a round has finished, the next round starts at once.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-short.json", std::process::id()));
+    let json = r#"{"v100": {"('A', 1)": {"null": 1.0009765625}, "('C', 1)": {"null": 1.0}}}"#;
+    std::fs::write(&path, json).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let run_jobs = |extra: &str, jobs: &[JobSpec]| {
+        let name = format!("gavel-las[idle_until_round=true,{extra}throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::MaxMinFairness, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=2", 1).unwrap().build().unwrap());
+        run(cluster, jobs, &table, &mut gavel, &config).unwrap()
+    };
+    let jobs = vec![
+        JobSpec::new(JobId(0), Time::ZERO, 1, "A", 100_000.0),
+        JobSpec::new(JobId(1), Time::from_secs(500.0), 1, "A", 1_000.0),
+    ];
+    let round = 360.0 / 1.0009765625;
+    assert_eq!(run_jobs("short_rounds=true,", &jobs).jobs[1].first_start, Some(2.0 * round));
+    assert_eq!(run_jobs("", &jobs).jobs[1].first_start, Some(720.0));
+    let jobs = vec![
+        JobSpec::new(JobId(0), Time::ZERO, 1, "C", 10.0),
+        JobSpec::new(JobId(1), Time::from_secs(5.0), 1, "C", 10.0),
+    ];
+    assert_eq!(run_jobs("short_rounds=true,", &jobs).jobs[1].first_start, Some(10.0));
+    assert_eq!(run_jobs("", &jobs).jobs[1].first_start, Some(360.0));
 }
