@@ -26,6 +26,10 @@ pub enum Command {
         #[command(flatten)]
         options: RunFlags,
     },
+    /// Time whole experiments as hyperfine times commands: warm-up runs, then repeated timed
+    /// runs (every run recomputed, in a scratch folder that is removed), with min / median / max
+    /// per experiment and for the suite, at each thread count.
+    Bench(BenchArgs),
     /// Validate a spec without running it: everything `run` checks (syntax, policies, metrics,
     /// sweep values, data files), without simulating.
     Check {
@@ -228,6 +232,25 @@ pub struct RunFlags {
     #[arg(long, default_value = "results")]
     pub results: PathBuf,
     /// Print the claims and files as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `schedlab bench TARGET`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// A spec file, or an experiment family as `reproduce` takes it (e.g. `gavel`).
+    pub target: String,
+    /// Untimed runs of the whole suite before the timed ones.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: usize,
+    /// Timed runs of the whole suite (per thread count).
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Thread counts to time, comma-separated (e.g. `1,2`; 0 = one per core).
+    #[arg(long, value_delimiter = ',', default_value = "0")]
+    pub threads: Vec<usize>,
+    /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }

@@ -1,6 +1,7 @@
 //! The `schedlab` command. [`flags`] parses the command line; each command has its own module
 //! and is the only place that prints; errors are printed once, with their chain.
 
+mod bench;
 mod data;
 mod flags;
 mod list;
@@ -19,6 +20,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Run(args) => run::run(&args.spec, &args.options),
         Command::Reproduce { name, options } => run::reproduce(&name, &options),
         Command::Check { spec } => run::check(&spec),
+        Command::Bench(args) => bench::bench(&args),
         Command::List { what, json } => list::list(what, json),
         Command::Simulate(args) => simulate::simulate(&args),
         Command::NewPolicy { name, root } => new_policy::new_policy(&name, &root),

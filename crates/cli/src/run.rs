@@ -15,7 +15,7 @@ pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
 }
 
 /// The SHA-256 recorded for each data file in traces/sources.json, by path.
-fn known_checksums() -> std::collections::BTreeMap<String, String> {
+pub(crate) fn known_checksums() -> std::collections::BTreeMap<String, String> {
     schedlab_data::Sources::builtin().files.into_iter().map(|file| (file.path, file.sha256)).collect()
 }
 
@@ -65,7 +65,7 @@ fn declares_family(dir: &Path, experiment: &str, name: &str) -> bool {
 
 /// The specs `reproduce NAME` runs, in name order: `NAME.yaml`, every `NAME-*.yaml`, and every
 /// spec that lists NAME in `also_in`.
-fn family(dir: &Path, name: &str) -> Vec<String> {
+pub(crate) fn family(dir: &Path, name: &str) -> Vec<String> {
     experiments_in(dir)
         .into_iter()
         .filter(|experiment| {

@@ -324,3 +324,34 @@ seeds: [{seed}]
     assert!(!output.status.success());
     assert!(text(&output).1.contains("no run with seed 7 (seeds [2]"), "{}", text(&output).1);
 }
+
+#[test]
+fn bench_times_each_spec_and_the_suite_at_each_thread_count_and_writes_no_results() {
+    let dir = temp_dir("bench");
+    let spec = dir.join("bench.yaml");
+    std::fs::write(&spec, SPEC.replace("name: cli", "name: cli-bench").replace("seeds: [0, 1, 2]", "seeds: [0]"))
+        .unwrap();
+    let output = schedlab()
+        .current_dir(&dir)
+        .args(["bench", "bench.yaml", "--runs", "2", "--warmup", "1", "--threads", "1,2", "--json"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let rows: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{stdout}");
+    for (row, (name, threads)) in rows.iter().zip([("cli-bench", 1), ("suite", 1), ("cli-bench", 2), ("suite", 2)]) {
+        assert_eq!((row["name"].as_str().unwrap(), row["threads"].as_u64().unwrap()), (name, threads));
+        assert_eq!(row["runs"], 8);
+        let time = &row["time"];
+        assert!(time["min"].as_f64().unwrap() <= time["median"].as_f64().unwrap());
+        assert!(time["median"].as_f64().unwrap() <= time["max"].as_f64().unwrap());
+    }
+    assert_eq!(stderr.matches("warm-up").count(), 2, "one warm-up per thread count: {stderr}");
+    assert_eq!(stderr.matches("timed").count(), 4, "{stderr}");
+    assert!(!dir.join("results").exists(), "bench writes nothing into the working folder");
+    let output = schedlab().current_dir(&dir).args(["bench", "no-such-family"]).output().unwrap();
+    assert!(!output.status.success());
+    assert!(text(&output).1.contains("neither a spec file nor an experiment family"), "{}", text(&output).1);
+}
