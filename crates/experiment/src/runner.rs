@@ -171,12 +171,20 @@ pub fn run_experiment(
 
     let mut outcomes: BTreeMap<String, RunOutcome> = BTreeMap::new();
     let mut todo = Vec::new();
+    let mut previous_times = Vec::new();
     for plan in &plans {
-        match (options.force, store.load(&plan.key, &hash_of(plan))) {
-            (false, Some(outcome)) => {
+        let stored = store.stored(&plan.key);
+        let current = stored.as_ref().is_some_and(|outcome| {
+            outcome.content_hash == hash_of(plan) && outcome.format == crate::store::STORE_FORMAT
+        });
+        match stored {
+            Some(outcome) if current && !options.force => {
                 outcomes.insert(plan.key.clone(), outcome);
             }
-            _ => todo.push(plan),
+            stored => {
+                todo.push(plan);
+                previous_times.push(stored.map(|outcome| outcome.wall_time_s));
+            }
         }
     }
     let reused = outcomes.len();
@@ -204,24 +212,45 @@ pub fn run_experiment(
     // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
     // results could not be kept either.
     let save_failed = std::sync::atomic::AtomicBool::new(false);
-    let results: Vec<Result<Option<RunOutcome>, ExperimentError>> = pool.install(|| {
-        todo.par_iter()
-            .map(|plan| {
-                if save_failed.load(Ordering::SeqCst) {
-                    return Ok(None);
+    // Longest expected first, each thread taking the next run when it is free, so that a long
+    // run does not start last and leave the other threads idle. Outcomes are keyed, so the
+    // order changes nothing in the results.
+    let jobs: Vec<usize> = todo.iter().map(|plan| workloads[&plan.workload_key].jobs.len()).collect();
+    let order = longest_first(&previous_times, &jobs);
+    let next = AtomicUsize::new(0);
+    // Per run: nothing yet, or its outcome (`None` when skipped after a failed save).
+    type Slot = std::sync::Mutex<Option<Result<Option<RunOutcome>, ExperimentError>>>;
+    let slots: Vec<Slot> = todo.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    pool.scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
+            scope.spawn(|_| {
+                loop {
+                    let position = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&index) = order.get(position) else { break };
+                    let plan = todo[index];
+                    let result = if save_failed.load(Ordering::SeqCst) {
+                        Ok(None)
+                    } else {
+                        let workload = &workloads[&plan.workload_key];
+                        run_one(experiment, workload, plan, hash_of(plan), false).and_then(|outcome| {
+                            if let Err(error) = store.save(&outcome) {
+                                save_failed.store(true, Ordering::SeqCst);
+                                return Err(error);
+                            }
+                            let done = done.fetch_add(1, Ordering::SeqCst) + 1;
+                            progress(Progress::Finished { done, key: &outcome.key, wall_time_s: outcome.wall_time_s });
+                            Ok(Some(outcome))
+                        })
+                    };
+                    *slots[index].lock().expect("no panics while holding the lock") = Some(result);
                 }
-                let workload = &workloads[&plan.workload_key];
-                let outcome = run_one(experiment, workload, plan, hash_of(plan), false)?;
-                if let Err(error) = store.save(&outcome) {
-                    save_failed.store(true, Ordering::SeqCst);
-                    return Err(error);
-                }
-                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                progress(Progress::Finished { done, key: &outcome.key, wall_time_s: outcome.wall_time_s });
-                Ok(Some(outcome))
-            })
-            .collect()
+            });
+        }
     });
+    let results: Vec<Result<Option<RunOutcome>, ExperimentError>> = slots
+        .into_iter()
+        .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"))
+        .collect();
     let mut first_error = None;
     let ran = results.len();
     let mut skipped = 0;
@@ -275,6 +304,25 @@ pub fn run_experiment(
         files: written.files,
         tables: written.tables,
     })
+}
+
+/// The order to start runs in: longest expected first. A run's expected time is its stored wall
+/// time from an earlier invocation when there is one, else its job count times the median
+/// seconds per job of the runs that have one (or its job count alone when none has). Ties keep
+/// key order.
+pub fn longest_first(previous_times: &[Option<f64>], jobs: &[usize]) -> Vec<usize> {
+    let mut per_job: Vec<f64> = previous_times
+        .iter()
+        .zip(jobs)
+        .filter_map(|(time, &jobs)| time.filter(|_| jobs > 0).map(|time| time / jobs as f64))
+        .collect();
+    per_job.sort_by(f64::total_cmp);
+    let rate = if per_job.is_empty() { 1.0 } else { per_job[per_job.len() / 2] };
+    let expected: Vec<f64> =
+        previous_times.iter().zip(jobs).map(|(time, &jobs)| time.unwrap_or(jobs as f64 * rate)).collect();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| expected[b].total_cmp(&expected[a]).then(a.cmp(&b)));
+    order
 }
 
 /// Runs one run of the experiment in memory, without the store or reports (what `schedlab

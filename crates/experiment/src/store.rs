@@ -92,10 +92,15 @@ impl Store {
 
     /// Returns the stored outcome of `key` if it exists and has `content_hash`.
     pub fn load(&self, key: &str, content_hash: &str) -> Option<RunOutcome> {
+        self.stored(key).filter(|outcome| outcome.content_hash == content_hash && outcome.format == STORE_FORMAT)
+    }
+
+    /// Returns whatever outcome is stored for `key`, of any inputs (its wall time still says
+    /// roughly how long the run takes).
+    pub fn stored(&self, key: &str) -> Option<RunOutcome> {
         let text = std::fs::read_to_string(self.run_path(key)).ok()?;
         let outcome: RunOutcome = serde_json::from_str(&text).ok()?;
-        (outcome.key == key && outcome.content_hash == content_hash && outcome.format == STORE_FORMAT)
-            .then_some(outcome)
+        (outcome.key == key).then_some(outcome)
     }
 
     /// Stores an outcome atomically.
