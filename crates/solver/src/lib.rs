@@ -6,7 +6,8 @@
 //! prints a warning and goes on). Each solve reports [`SolveStats`]: sizes and the time spent
 //! building and solving, for the run's metrics.
 //!
-//! Backends: `microlp` (pure Rust, the default, no system dependency), and two native solvers
+//! Backends: `microlp` (pure Rust, the default, no system dependency), `clarabel` (pure Rust
+//! interior point, LPs only), and two native solvers
 //! behind cargo features: `highs` (HiGHS, built from source; needs cmake, g++ and libclang) and
 //! `cbc` (COIN-OR CBC/CLP; needs Debian's `coinor-libcbc-dev`). Every [`Backend`] can be named in
 //! an experiment; one that was not compiled in is an error saying which feature to enable.
@@ -27,16 +28,18 @@ pub enum Backend {
     Highs,
     /// COIN-OR CBC, which solves LPs with CLP (cargo feature `cbc`).
     Cbc,
+    /// Clarabel: pure Rust interior point, as cvxpy's ECOS (always compiled in); LPs only.
+    Clarabel,
 }
 
 impl Backend {
     /// Every backend, compiled in or not.
-    pub const ALL: [Backend; 3] = [Backend::MicroLp, Backend::Highs, Backend::Cbc];
+    pub const ALL: [Backend; 4] = [Backend::MicroLp, Backend::Highs, Backend::Cbc, Backend::Clarabel];
 
     /// The cargo feature that compiles this backend in (`None` for microlp, always present).
     pub fn feature(self) -> Option<&'static str> {
         match self {
-            Backend::MicroLp => None,
+            Backend::MicroLp | Backend::Clarabel => None,
             Backend::Highs => Some("highs"),
             Backend::Cbc => Some("cbc"),
         }
@@ -45,7 +48,7 @@ impl Backend {
     /// Returns whether this build can solve with this backend.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::MicroLp => true,
+            Backend::MicroLp | Backend::Clarabel => true,
             Backend::Highs => cfg!(feature = "highs"),
             Backend::Cbc => cfg!(feature = "cbc"),
         }
@@ -55,6 +58,16 @@ impl Backend {
     pub fn available() -> Vec<Backend> {
         Backend::ALL.into_iter().filter(|backend| backend.is_available()).collect()
     }
+
+    /// Returns whether this backend solves programs with integer variables (clarabel does not).
+    pub fn solves_milps(self) -> bool {
+        self != Backend::Clarabel
+    }
+
+    /// The backends this build can use for MILPs.
+    pub fn available_for_milps() -> Vec<Backend> {
+        Backend::available().into_iter().filter(|backend| backend.solves_milps()).collect()
+    }
 }
 
 impl fmt::Display for Backend {
@@ -63,6 +76,7 @@ impl fmt::Display for Backend {
             Backend::MicroLp => "microlp",
             Backend::Highs => "highs",
             Backend::Cbc => "cbc",
+            Backend::Clarabel => "clarabel",
         })
     }
 }
@@ -74,7 +88,8 @@ impl std::str::FromStr for Backend {
             "microlp" => Ok(Backend::MicroLp),
             "highs" => Ok(Backend::Highs),
             "cbc" => Ok(Backend::Cbc),
-            other => Err(format!("unknown LP backend '{other}'; expected one of: microlp, highs, cbc")),
+            "clarabel" => Ok(Backend::Clarabel),
+            other => Err(format!("unknown LP backend '{other}'; expected one of: microlp, highs, cbc, clarabel")),
         }
     }
 }
@@ -245,6 +260,32 @@ fn finish<M: SolverModel<Error = ResolutionError>>(
     Ok((vars.iter().map(|var| solution.value(*var)).collect(), build_time, solve_time))
 }
 
+/// As [`finish`] for clarabel, whose good_lp adapter reports every solution as optimal (also
+/// "almost solved" and dual infeasible, that is unbounded): the solver's own status is read
+/// instead, and only `Solved` is accepted.
+fn finish_clarabel(
+    mut model: good_lp::solvers::clarabel::ClarabelProblem,
+    constraints: impl Iterator<Item = good_lp::Constraint>,
+    vars: &[good_lp::Variable],
+    started: Instant,
+) -> Result<(Vec<f64>, Duration, Duration), String> {
+    for constraint in constraints {
+        model.add_constraint(constraint);
+    }
+    let build_time = started.elapsed();
+    let solving = Instant::now();
+    let solution = model.solve().map_err(|error| match error {
+        ResolutionError::Infeasible => "infeasible".to_string(),
+        other => other.to_string(),
+    })?;
+    let solve_time = solving.elapsed();
+    match format!("{:?}", solution.inner().status).as_str() {
+        "Solved" => Ok((vars.iter().map(|var| solution.value(*var)).collect(), build_time, solve_time)),
+        "DualInfeasible" | "AlmostDualInfeasible" => Err("unbounded".to_string()),
+        other => Err(format!("stopped with status {other}, not optimal")),
+    }
+}
+
 /// Solves `program` to optimality with `backend`.
 pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
     let fail = |reason: String| SolverError {
@@ -254,6 +295,12 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
         backend,
         reason,
     };
+    if backend == Backend::Clarabel && program.integer_variables() > 0 {
+        return Err(fail(format!(
+            "clarabel solves LPs only; this program has {} integer variables (use microlp, highs or cbc)",
+            program.integer_variables()
+        )));
+    }
     let started = Instant::now();
     let mut problem = ProblemVariables::new();
     let vars: Vec<good_lp::Variable> = program
@@ -296,6 +343,7 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
     });
     let values = match backend {
         Backend::MicroLp => finish(unsolved.using(good_lp::microlp), constraints, &vars, started),
+        Backend::Clarabel => finish_clarabel(unsolved.using(good_lp::clarabel), constraints, &vars, started),
         #[cfg(feature = "highs")]
         Backend::Highs => {
             let model = unsolved.using(good_lp::highs).set_threads(1);
@@ -365,7 +413,9 @@ mod tests {
         lp.constraint(vec![(x, 6.0), (y, 4.0)], Comparison::AtMost, 24.0);
         lp.constraint(vec![(x, 1.0), (y, 2.0)], Comparison::AtMost, 6.0);
         assert_eq!(lp.integer_variables(), 2);
-        for backend in Backend::available() {
+        let error = solve(&lp, Backend::Clarabel).unwrap_err();
+        assert!(error.reason.contains("clarabel solves LPs only; this program has 2 integer variables"), "{error}");
+        for backend in Backend::available_for_milps() {
             let solution = solve(&lp, backend).unwrap();
             assert!((solution.objective - 20.0).abs() < 1e-6, "{backend}: {}", solution.objective);
             assert!((solution.value(x) - 4.0).abs() < 1e-6 && solution.value(y).abs() < 1e-6, "{backend}");
@@ -385,7 +435,7 @@ mod tests {
         for backend in Backend::ALL {
             assert_eq!(backend.to_string().parse::<Backend>(), Ok(backend));
         }
-        assert!("glpk".parse::<Backend>().unwrap_err().contains("microlp, highs, cbc"));
+        assert!("glpk".parse::<Backend>().unwrap_err().contains("microlp, highs, cbc, clarabel"));
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl Gavel {
     /// kinds and `shuffle` for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
     /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true`,
     /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true` and, for
-    /// Gandiva, `pairing=blind`. LP kinds take `backend` (`microlp`, `highs`, `cbc`). Gandiva
+    /// Gandiva, `pairing=blind`. LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`). Gandiva
     /// takes `pairing` (`gains`: only pairs whose co-located throughput gains; `blind`, as
     /// Gavel: any two jobs of the same scale factor). FIFO's agnostic twin takes `seed` (0) for
     /// its random choice of types;
@@ -210,7 +210,10 @@ impl Gavel {
         let backend: Backend = if !objective.solves_lps() {
             Backend::default()
         } else {
-            reader.choice("backend", "microlp", &["microlp", "highs", "cbc"])?.parse().expect("listed choices parse")
+            reader
+                .choice("backend", "microlp", &["microlp", "highs", "cbc", "clarabel"])?
+                .parse()
+                .expect("listed choices parse")
         };
         let throughputs = reader.file("throughputs", "gavel/simulation_throughputs.json")?;
         let name = reader.name();

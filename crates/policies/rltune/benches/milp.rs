@@ -25,7 +25,9 @@ fn placement(criterion: &mut Criterion) {
         let pools = [pool(nodes)];
         // microlp's branch and bound takes about 20 s on the 36-node state already (measured
         // 2026-12-02), so it is timed there only.
-        for backend in Backend::available().into_iter().filter(|&backend| backend != Backend::MicroLp || nodes <= 36) {
+        for backend in
+            Backend::available_for_milps().into_iter().filter(|&backend| backend != Backend::MicroLp || nodes <= 36)
+        {
             group.bench_with_input(BenchmarkId::new(format!("full_{backend}"), nodes), &pools, |bencher, pools| {
                 bencher.iter(|| milp_place(pools, 12, 4, &weights, backend).unwrap())
             });
@@ -34,7 +36,7 @@ fn placement(criterion: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("ways_enumerate", nodes), &pools, |bencher, pools| {
             bencher.iter(|| choose_way(pools, &ways, 4, &weights, WaysSolver::Enumerate, 8).unwrap())
         });
-        for backend in Backend::available() {
+        for backend in Backend::available_for_milps() {
             group.bench_with_input(BenchmarkId::new(format!("ways_{backend}"), nodes), &pools, |bencher, pools| {
                 bencher.iter(|| choose_way(pools, &ways, 4, &weights, WaysSolver::Solver(backend), 8).unwrap())
             });

@@ -383,7 +383,7 @@ mod tests {
         // (-1.0): 1.4, the optimum.
         assert!((milp_objective(&pools, &vec![(0, 4)], 8, &weights) - 2.7).abs() < 1e-12);
         assert!((milp_objective(&pools, &vec![(1, 4)], 8, &weights) - 1.4).abs() < 1e-12);
-        for backend in Backend::available() {
+        for backend in Backend::available_for_milps() {
             let (way, objective) = milp_place(&pools, 4, 8, &weights, backend).unwrap().unwrap();
             assert_eq!(way, vec![(1, 4)], "{backend}");
             assert!((objective - 1.4).abs() < 1e-6, "{backend}: {objective}");
@@ -416,7 +416,7 @@ mod tests {
             let nodes = touched(&pools, &ways);
             let objective = |index: usize| way_objective(&nodes, &ways[index], next, &weights);
             let enumerated = choose_way(&pools, &ways, next, &weights, WaysSolver::Enumerate, 8).unwrap();
-            for backend in Backend::available() {
+            for backend in Backend::available_for_milps() {
                 let solved = choose_way(&pools, &ways, next, &weights, WaysSolver::Solver(backend), 8).unwrap();
                 assert_eq!(solved, enumerated, "{backend}: {pools:?} g={gpus} next={next}");
                 assert!((objective(solved) - objective(enumerated)).abs() < 1e-9);
@@ -479,7 +479,7 @@ mod tests {
             let weights =
                 if round % 2 == 0 { Weights::default() } else { Weights { alpha: 0.0, ..Weights::default() } };
             let expected = brute_force(&pools, gpus, next, &weights);
-            for backend in Backend::available() {
+            for backend in Backend::available_for_milps() {
                 let found = milp_place(&pools, gpus, next, &weights, backend).unwrap();
                 match (&found, expected) {
                     (None, None) => {}
