@@ -189,16 +189,18 @@ fn every_lp_policy_and_twin_finishes_every_job_without_breaking_an_invariant() {
         ("gavel-max-throughput", GavelKind::MaxThroughput),
         ("gavel-max-throughput-packed", GavelKind::MaxThroughputPacked),
         ("gavel-cost", GavelKind::MinCost),
+        ("gavel-las", GavelKind::MaxMinFairness),
     ];
-    for (name, kind) in cases {
+    for ((name, kind), backend) in cases.into_iter().flat_map(|case| [(case, "microlp"), (case, "clarabel")]) {
         for aware in [true, false] {
             let costs = if kind == GavelKind::MinCost { "costs=v100:3/k80:1," } else { "" };
-            let mut gavel = build(&format!("{name}[{costs}{table_param}]"), kind, aware);
+            let mut gavel = build(&format!("{name}[backend={backend},{costs}{table_param}]"), kind, aware);
             let cluster = Arc::new(CompactCluster::parse("v100=2,k80=2", 1).unwrap().build().unwrap());
             let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
-            assert_eq!(result.metrics.jobs_finished, 10, "{name} aware={aware}");
+            assert_eq!(result.metrics.jobs_finished, 10, "{name} aware={aware} backend={backend}");
             let solver = result.solver.unwrap();
             assert!(solver.solves >= 10, "{name}: one LP per arrival at least: {solver:?}");
+            assert_eq!(solver.backend, backend);
         }
     }
 }
