@@ -144,8 +144,10 @@ impl GavelStream {
         };
         let table = gavel_job_table();
         let rates = self.reference_rates(&table)?;
-        let mut job_rng = PyRandom::new(self.seed + 2);
-        let mut arrival_rng = PyRandom::new(self.seed + 3);
+        let seeds = self.seed.checked_add(2).zip(self.seed.checked_add(3));
+        let (job_seed, arrival_seed) = seeds.ok_or(GeneratorError::PythonSeed(self.seed))?;
+        let mut job_rng = PyRandom::new(job_seed);
+        let mut arrival_rng = PyRandom::new(arrival_seed);
         let mut arrival = 0.0;
         let mut jobs = Vec::with_capacity(self.jobs);
         for index in 0..self.jobs {
@@ -256,9 +258,11 @@ mod tests {
         let jobs = stream.generate().unwrap();
         assert!(jobs.iter().all(|job| job.arrival == Time::ZERO));
         assert!(jobs.iter().any(|job| job.gpus > 1) && jobs.iter().any(|job| job.weight == 5.0));
-        let continuous = GavelStream { rate_per_hour: Some(5.2), ..stream }.generate().unwrap();
+        let continuous = GavelStream { rate_per_hour: Some(5.2), ..stream.clone() }.generate().unwrap();
         // The job stream does not depend on the arrival stream.
         assert!(jobs.iter().zip(&continuous).all(|(a, b)| a.work == b.work && a.gpus == b.gpus));
         assert!(continuous.windows(2).all(|pair| pair[0].arrival < pair[1].arrival));
+        let error = GavelStream { seed: u64::MAX - 1, ..stream }.generate().unwrap_err();
+        assert_eq!(error, GeneratorError::PythonSeed(u64::MAX - 1));
     }
 }

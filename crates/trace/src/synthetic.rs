@@ -73,6 +73,9 @@ pub enum GeneratorError {
     /// lacks.
     #[error("rng: python draws from Gavel's job table, but the throughput table has no '{0}'")]
     MissingGavelModel(String),
+    /// Occurs when `rng: python` cannot seed Gavel's streams (`seed + 2`, `seed + 3`) in 64 bits.
+    #[error("rng: python seeds Gavel's streams with seed + 2 and seed + 3; seed {0} is too large (at most 2^64 - 4)")]
+    PythonSeed(u64),
 }
 
 /// When jobs arrive.
