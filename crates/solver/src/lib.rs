@@ -235,13 +235,15 @@ pub struct SolverError {
     pub reason: String,
 }
 
-/// Adds the constraints to a backend's model, solves it and reads the variables back, with the
-/// build and solve times; any status but optimal is an error message.
+/// Adds the constraints to a backend's model, solves it, checks the solution with `optimal`
+/// (an error message for anything but an optimal solution) and reads the variables back, with
+/// the build and solve times.
 fn finish<M: SolverModel<Error = ResolutionError>>(
     mut model: M,
     constraints: impl Iterator<Item = good_lp::Constraint>,
     vars: &[good_lp::Variable],
     started: Instant,
+    optimal: impl Fn(&M::Solution) -> Result<(), String>,
 ) -> Result<(Vec<f64>, Duration, Duration), String> {
     for constraint in constraints {
         model.add_constraint(constraint);
@@ -254,33 +256,23 @@ fn finish<M: SolverModel<Error = ResolutionError>>(
         other => other.to_string(),
     })?;
     let solve_time = solving.elapsed();
-    if !matches!(solution.status(), SolutionStatus::Optimal) {
-        return Err(format!("stopped with status {:?}, not optimal", solution.status()));
-    }
+    optimal(&solution)?;
     Ok((vars.iter().map(|var| solution.value(*var)).collect(), build_time, solve_time))
 }
 
-/// As [`finish`] for clarabel, whose good_lp adapter reports every solution as optimal (also
-/// "almost solved" and dual infeasible, that is unbounded): the solver's own status is read
-/// instead, and only `Solved` is accepted.
-fn finish_clarabel(
-    mut model: good_lp::solvers::clarabel::ClarabelProblem,
-    constraints: impl Iterator<Item = good_lp::Constraint>,
-    vars: &[good_lp::Variable],
-    started: Instant,
-) -> Result<(Vec<f64>, Duration, Duration), String> {
-    for constraint in constraints {
-        model.add_constraint(constraint);
+/// The status good_lp reports must be optimal.
+fn reported_optimal(solution: &impl Solution) -> Result<(), String> {
+    match solution.status() {
+        SolutionStatus::Optimal => Ok(()),
+        status => Err(format!("stopped with status {status:?}, not optimal")),
     }
-    let build_time = started.elapsed();
-    let solving = Instant::now();
-    let solution = model.solve().map_err(|error| match error {
-        ResolutionError::Infeasible => "infeasible".to_string(),
-        other => other.to_string(),
-    })?;
-    let solve_time = solving.elapsed();
+}
+
+/// Clarabel's own status must be `Solved`: good_lp's adapter reports every solution as optimal
+/// (also "almost solved" and dual infeasible, that is unbounded).
+fn clarabel_solved(solution: &good_lp::solvers::clarabel::ClarabelSolution) -> Result<(), String> {
     match format!("{:?}", solution.inner().status).as_str() {
-        "Solved" => Ok((vars.iter().map(|var| solution.value(*var)).collect(), build_time, solve_time)),
+        "Solved" => Ok(()),
         "DualInfeasible" | "AlmostDualInfeasible" => Err("unbounded".to_string()),
         other => Err(format!("stopped with status {other}, not optimal")),
     }
@@ -342,18 +334,18 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
         }
     });
     let values = match backend {
-        Backend::MicroLp => finish(unsolved.using(good_lp::microlp), constraints, &vars, started),
-        Backend::Clarabel => finish_clarabel(unsolved.using(good_lp::clarabel), constraints, &vars, started),
+        Backend::MicroLp => finish(unsolved.using(good_lp::microlp), constraints, &vars, started, reported_optimal),
+        Backend::Clarabel => finish(unsolved.using(good_lp::clarabel), constraints, &vars, started, clarabel_solved),
         #[cfg(feature = "highs")]
         Backend::Highs => {
             let model = unsolved.using(good_lp::highs).set_threads(1);
-            finish(model, constraints, &vars, started)
+            finish(model, constraints, &vars, started, reported_optimal)
         }
         #[cfg(feature = "cbc")]
         Backend::Cbc => {
             let mut model = unsolved.using(good_lp::coin_cbc);
             model.set_parameter("threads", "1");
-            finish(model, constraints, &vars, started)
+            finish(model, constraints, &vars, started, reported_optimal)
         }
         #[allow(unreachable_patterns)]
         other => Err(format!(
