@@ -107,6 +107,7 @@ impl Row {
 }
 
 fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], scratch: &Path) -> Result<Vec<Row>> {
+    let known_checksums = crate::run::known_checksums();
     let mut rows = Vec::new();
     for &threads in &args.threads {
         let mut samples: Vec<Vec<f64>> = vec![Vec::new(); experiments.len()];
@@ -120,7 +121,7 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
                     force: true,
                     results_dir: scratch.join(format!("{threads}-{repetition}")),
                     git_revision: None,
-                    known_checksums: crate::run::known_checksums(),
+                    known_checksums: known_checksums.clone(),
                     strict_data: false,
                 };
                 let started = Instant::now();

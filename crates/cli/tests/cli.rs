@@ -17,6 +17,19 @@ fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
+/// The data directory (`SCHEDLAB_DATA`, else `../shared/data`) if it holds `file`; `None` skips
+/// the test, unless `SCHEDLAB_REQUIRE_DATA` is set, which makes a missing file a failure.
+fn data_dir_with(file: &str) -> Option<PathBuf> {
+    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data = if data.is_absolute() { data } else { root.join(data) };
+    if !data.join(file).exists() {
+        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "{file} is missing");
+        return None;
+    }
+    Some(data)
+}
+
 fn text(output: &Output) -> (String, String) {
     (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
 }
@@ -165,13 +178,7 @@ fn train_names_its_settings_and_says_how_to_get_the_trainer() {
 #[cfg(feature = "train")]
 #[test]
 fn train_rltune_writes_weights_manifest_and_curve() {
-    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = if data.is_absolute() { data } else { root.join(data) };
-    if !data.join("rltune/synthetic_trace.csv").exists() {
-        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "rltune/synthetic_trace.csv is missing");
-        return;
-    }
+    let Some(data) = data_dir_with("rltune/synthetic_trace.csv") else { return };
     let dir = temp_dir("train");
     let spec = dir.join("train.yaml");
     std::fs::write(
@@ -256,13 +263,7 @@ fn a_modified_data_file_is_warned_about_by_check_and_run_and_refused_by_strict()
 /// regenerates them with the public code).
 #[test]
 fn trace_export_matches_traces_written_by_gavels_driver() {
-    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = if data.is_absolute() { data } else { root.join(data) };
-    if !data.join("gavel/simulation_throughputs.json").exists() {
-        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "gavel/simulation_throughputs.json is missing");
-        return;
-    }
+    let Some(data) = data_dir_with("gavel/simulation_throughputs.json") else { return };
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gavel-driver");
     let dir = temp_dir("gavel-export");
     let cases = [

@@ -140,23 +140,40 @@ impl GeneratorRng {
     }
 }
 
+/// The parameters the two Gavel generators share; `rate_per_hour` is `None` for the static one.
+struct GavelParams {
+    jobs: usize,
+    rate_per_hour: Option<f64>,
+    multi_gpu: bool,
+    multi_priority: bool,
+    seed: u64,
+    rng: GeneratorRng,
+}
+
 impl GeneratorSpec {
+    /// The parameters of `gavel-continuous` and `gavel-static`; `None` for other generators.
+    fn gavel(&self) -> Option<GavelParams> {
+        match *self {
+            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, rng } => {
+                Some(GavelParams { jobs, rate_per_hour: Some(rate_per_hour), multi_gpu, multi_priority, seed, rng })
+            }
+            GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, rng } => {
+                Some(GavelParams { jobs, rate_per_hour: None, multi_gpu, multi_priority, seed, rng })
+            }
+            _ => None,
+        }
+    }
+
     /// A one-line description for reports: the `Debug` form, which leaves `rng` out when it is
     /// schedlab's (so reports written before the option existed read the same).
     pub fn describe(&self) -> String {
-        let (name, jobs, rate, multi_gpu, multi_priority, seed, rng) = match self {
-            GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, rng } => {
-                ("GavelContinuous", jobs, Some(rate_per_hour), multi_gpu, multi_priority, seed, rng)
-            }
-            GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, rng } => {
-                ("GavelStatic", jobs, None, multi_gpu, multi_priority, seed, rng)
-            }
-            other => return format!("{other:?}"),
-        };
-        let rate = rate.map(|rate| format!(" rate_per_hour: {rate:?},")).unwrap_or_default();
-        let rng = if rng.is_schedlab() { String::new() } else { format!(", rng: {rng:?}") };
+        let Some(gavel) = self.gavel() else { return format!("{self:?}") };
+        let name = if gavel.rate_per_hour.is_some() { "GavelContinuous" } else { "GavelStatic" };
+        let rate = gavel.rate_per_hour.map(|rate| format!(" rate_per_hour: {rate:?},")).unwrap_or_default();
+        let rng = if gavel.rng.is_schedlab() { String::new() } else { format!(", rng: {:?}", gavel.rng) };
         format!(
-            "{name} {{ jobs: {jobs:?},{rate} multi_gpu: {multi_gpu:?}, multi_priority: {multi_priority:?}, seed: {seed:?}{rng} }}"
+            "{name} {{ jobs: {:?},{rate} multi_gpu: {:?}, multi_priority: {:?}, seed: {:?}{rng} }}",
+            gavel.jobs, gavel.multi_gpu, gavel.multi_priority, gavel.seed
         )
     }
 }
@@ -339,56 +356,32 @@ impl WorkloadSpec {
                     )));
                 }
                 let jobs = match generator {
-                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, rng }
-                        if *rng == GeneratorRng::Python =>
-                    {
-                        GavelStream {
-                            jobs: *jobs,
-                            rate_per_hour: Some(*rate_per_hour),
-                            multi_gpu: *multi_gpu,
-                            multi_priority: *multi_priority,
-                            seed: *seed,
-                            templates: generator_templates,
+                    GeneratorSpec::GavelContinuous { .. } | GeneratorSpec::GavelStatic { .. } => {
+                        let gavel = generator.gavel().expect("a Gavel generator");
+                        match gavel.rng {
+                            GeneratorRng::Python => GavelStream {
+                                jobs: gavel.jobs,
+                                rate_per_hour: gavel.rate_per_hour,
+                                multi_gpu: gavel.multi_gpu,
+                                multi_priority: gavel.multi_priority,
+                                seed: gavel.seed,
+                                templates: generator_templates,
+                            }
+                            .generate(),
+                            GeneratorRng::Schedlab => GavelStyle {
+                                jobs: gavel.jobs,
+                                arrivals: gavel
+                                    .rate_per_hour
+                                    .map_or(Arrivals::AllAtZero, |rate_per_hour| Arrivals::Poisson { rate_per_hour }),
+                                multi_gpu: gavel.multi_gpu,
+                                multi_priority: gavel.multi_priority,
+                                seed: gavel.seed,
+                                templates: generator_templates,
+                            }
+                            .generate(),
                         }
-                        .generate()
                         .map_err(|error| error.to_string())
                     }
-                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, rng }
-                        if *rng == GeneratorRng::Python =>
-                    {
-                        GavelStream {
-                            jobs: *jobs,
-                            rate_per_hour: None,
-                            multi_gpu: *multi_gpu,
-                            multi_priority: *multi_priority,
-                            seed: *seed,
-                            templates: generator_templates,
-                        }
-                        .generate()
-                        .map_err(|error| error.to_string())
-                    }
-                    GeneratorSpec::GavelContinuous { jobs, rate_per_hour, multi_gpu, multi_priority, seed, .. } => {
-                        GavelStyle {
-                            jobs: *jobs,
-                            arrivals: Arrivals::Poisson { rate_per_hour: *rate_per_hour },
-                            multi_gpu: *multi_gpu,
-                            multi_priority: *multi_priority,
-                            seed: *seed,
-                            templates: generator_templates,
-                        }
-                        .generate()
-                        .map_err(|error| error.to_string())
-                    }
-                    GeneratorSpec::GavelStatic { jobs, multi_gpu, multi_priority, seed, .. } => GavelStyle {
-                        jobs: *jobs,
-                        arrivals: Arrivals::AllAtZero,
-                        multi_gpu: *multi_gpu,
-                        multi_priority: *multi_priority,
-                        seed: *seed,
-                        templates: generator_templates,
-                    }
-                    .generate()
-                    .map_err(|error| error.to_string()),
                     GeneratorSpec::PhillySampled { jobs, rate_per_hour, seed, distribution } => {
                         let source = TraceSource {
                             format: TraceFormat::PhillyGavelDist,
