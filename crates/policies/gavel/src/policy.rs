@@ -555,8 +555,7 @@ impl Gavel {
         let mut to_place = Vec::new();
         // As Gavel's `_schedule_jobs_on_workers`, which assigns no workers to a selected job
         // missing from the allocation: its GPUs stay idle this round.
-        let held = |combo: &Combo| self.accounts.get(combo).is_some_and(|account| account.held);
-        for &(combo, gpu_type) in chosen.iter().filter(|(combo, _)| !held(combo)) {
+        for &(combo, gpu_type) in chosen.iter().filter(|(combo, _)| !self.is_held(*combo)) {
             match Self::lease(context, combo, gpu_type) {
                 Some(allocation) => {
                     plan.take(&allocation, None).expect("a running job's own GPUs are free in the plan");
@@ -579,6 +578,12 @@ impl Gavel {
         Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next())
     }
 
+    /// Whether `combo` arrived since the allocation was computed and waits for the next one
+    /// (`new_jobs_wait`).
+    fn is_held(&self, combo: Combo) -> bool {
+        self.accounts.get(&combo).is_some_and(|account| account.held)
+    }
+
     /// When a round of `chosen` ends in Gavel's simulator (`_get_job_steps_and_finish_times`):
     /// every job runs `floor(rate x round)` whole steps, at its rate on the chosen type (alone,
     /// or co-located in a pair), so the round lasts the longest `floor(rate x round) / rate`.
@@ -588,7 +593,7 @@ impl Gavel {
         let whole = |rate: f64| if rate > 0.0 { (rate * round).floor() / rate } else { 0.0 };
         let mut length: f64 = 0.0;
         for &(combo, gpu_type) in chosen {
-            if self.accounts.get(&combo).is_some_and(|account| account.held) {
+            if self.is_held(combo) {
                 continue;
             }
             let name = &names[gpu_type];
@@ -617,7 +622,7 @@ impl Gavel {
         let mut start: Vec<(JobId, Allocation)> = Vec::new();
         let waiting = |id: JobId| context.jobs.get(id).is_some_and(|job| !job.is_running());
         for (_, combo, gpu_type) in self.ranked(waiting) {
-            if self.accounts.get(&combo).is_some_and(|account| account.held) {
+            if self.is_held(combo) {
                 continue;
             }
             if combo.jobs().any(|id| start.iter().any(|(known, _)| *known == id)) {
