@@ -123,6 +123,7 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
                     git_revision: None,
                     known_checksums: known_checksums.clone(),
                     strict_data: false,
+                    shard: None,
                 };
                 let started = Instant::now();
                 schedlab_experiment::run_experiment(experiment, &options, &|_| {})?;

@@ -26,6 +26,12 @@ pub enum Command {
         #[command(flatten)]
         options: RunFlags,
     },
+    /// Write every table, plot, claims.md and the manifest from the result store alone, after
+    /// the shards of a sweep (`run --shard I/N`) are done; names any shard whose runs are missing.
+    Report(ReportArgs),
+    /// Write a Slurm job array for a spec: one shard per array task, then a dependent task
+    /// that runs `report` (files in `RESULTS/<name>/slurm/`; `sh submit.sh` submits both).
+    Slurm(SlurmArgs),
     /// Time whole experiments as hyperfine times commands: warm-up runs, then repeated timed
     /// runs (every run recomputed, in a scratch folder that is removed), with min / median / max
     /// per experiment and for the suite, at each thread count.
@@ -234,6 +240,58 @@ pub struct RunFlags {
     /// Print the claims and files as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Run only part I (from 0) of N of the runs, chosen deterministically and balanced by
+    /// job count, into the result store, without reports; `schedlab report` builds them once
+    /// every shard is stored (e.g. `--shard $SLURM_ARRAY_TASK_ID/8`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<schedlab_experiment::Shard>,
+}
+
+/// `schedlab report SPEC`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// The spec file.
+    pub spec: PathBuf,
+    /// Where experiment folders are.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// Threads to rebuild the workloads with (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Exit with an error when a published claim is missed.
+    #[arg(long)]
+    pub strict: bool,
+    /// No summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `schedlab slurm SPEC --array N`.
+#[derive(Debug, clap::Args)]
+pub struct SlurmArgs {
+    /// The spec file.
+    pub spec: PathBuf,
+    /// Array tasks: the sweep is split into this many shards.
+    #[arg(long)]
+    pub array: usize,
+    /// Slurm partition (default: the cluster's default partition).
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit of each task, in a form sbatch takes (e.g. `2:00:00`).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs per array task (each shard runs that many threads).
+    #[arg(long, default_value_t = 2)]
+    pub cpus_per_task: usize,
+    /// Memory per array task, in a form sbatch takes (e.g. `8G`; default: the cluster's).
+    #[arg(long)]
+    pub mem: Option<String>,
+    /// Extra `#SBATCH` lines for both scripts, e.g. `--sbatch=--account=lab`.
+    #[arg(long)]
+    pub sbatch: Vec<String>,
+    /// Where experiment folders go (the store every task writes to: a shared file system).
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
 }
 
 /// `schedlab bench TARGET`.

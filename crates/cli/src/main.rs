@@ -8,6 +8,7 @@ mod list;
 mod new_policy;
 mod run;
 mod simulate;
+mod slurm;
 mod trace;
 mod train;
 
@@ -19,6 +20,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(args) => run::run(&args.spec, &args.options),
         Command::Reproduce { name, options } => run::reproduce(&name, &options),
+        Command::Report(args) => run::report(&args),
+        Command::Slurm(args) => slurm::slurm(&args),
         Command::Check { spec } => run::check(&spec),
         Command::Bench(args) => bench::bench(&args),
         Command::List { what, json } => list::list(what, json),

@@ -1,6 +1,6 @@
 //! `schedlab run`, `reproduce` and `check`: load a spec, resolve it, run it with a progress bar.
 
-use crate::flags::RunFlags;
+use crate::flags::{ReportArgs, RunFlags};
 use anyhow::{Context as _, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use schedlab_core::DataDir;
@@ -147,15 +147,67 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
         git_revision: git_revision(),
         known_checksums: known_checksums(),
         strict_data: flags.strict,
+        shard: flags.shard,
     };
     let started = std::time::Instant::now();
     let bar = Bar::new(flags.quiet);
     let result = schedlab_experiment::run_experiment(&experiment, &options, &|progress| bar.update(progress));
     bar.bar.finish_and_clear();
     let result = result?;
+    if let Some(shard) = flags.shard {
+        if flags.json {
+            let output = serde_json::json!({"dir": result.dir, "shard": shard.to_string(), "ran": result.ran, "reused": result.reused, "runs": result.outcomes.len(), "files": result.files});
+            println!("{}", serde_json::to_string_pretty(&output)?);
+        } else if !flags.quiet {
+            println!(
+                "{} shard {shard}: {} runs ({} run now, {} reused) in {:.1} s -> {}; once every shard is done, \
+                 `schedlab report {}` writes the tables",
+                experiment.name(),
+                result.outcomes.len(),
+                result.ran,
+                result.reused,
+                started.elapsed().as_secs_f64(),
+                result.dir.display(),
+                path.display()
+            );
+        }
+        return Ok(());
+    }
+    summarize(&experiment, &result, started.elapsed().as_secs_f64(), flags.json, flags.quiet, flags.strict)
+}
+
+/// `schedlab report SPEC`: the reports of a store filled by any number of shards.
+pub fn report(args: &ReportArgs) -> Result<()> {
+    let experiment = load(&args.spec, &DataDir::locate())?;
+    let options = RunOptions {
+        threads: args.threads,
+        results_dir: args.results.clone(),
+        git_revision: git_revision(),
+        known_checksums: known_checksums(),
+        strict_data: args.strict,
+        ..RunOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let result = schedlab_experiment::report_experiment(&experiment, &options, &|progress| {
+        if let Progress::Warning(line) = progress {
+            eprintln!("warning: {line}");
+        }
+    })?;
+    summarize(&experiment, &result, started.elapsed().as_secs_f64(), false, args.quiet, args.strict)
+}
+
+/// Prints what a run or report produced; with `strict`, fails on a missed claim.
+fn summarize(
+    experiment: &Experiment,
+    result: &schedlab_experiment::runner::ExperimentResult,
+    seconds: f64,
+    json: bool,
+    quiet: bool,
+    strict: bool,
+) -> Result<()> {
     let missed: Vec<&str> =
         result.claims.iter().filter(|claim| !claim.holds).map(|claim| claim.claim.text.as_str()).collect();
-    if flags.json {
+    if json {
         let claims: Vec<serde_json::Value> = result
             .claims
             .iter()
@@ -163,14 +215,13 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
             .collect();
         let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims});
         println!("{}", serde_json::to_string_pretty(&output)?);
-    } else if !flags.quiet {
+    } else if !quiet {
         println!(
-            "{}: {} runs ({} run now, {} reused) in {:.1} s -> {}",
+            "{}: {} runs ({} run now, {} reused) in {seconds:.1} s -> {}",
             experiment.name(),
             result.outcomes.len(),
             result.ran,
             result.reused,
-            started.elapsed().as_secs_f64(),
             result.dir.display()
         );
         for (_, markdown) in &result.tables {
@@ -180,7 +231,7 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
             println!("claims: {} of {} hold (see claims.md)", result.claims.len() - missed.len(), result.claims.len());
         }
     }
-    if flags.strict && !missed.is_empty() {
+    if strict && !missed.is_empty() {
         bail!("{} published claims missed: {}", missed.len(), missed.join("; "));
     }
     Ok(())

@@ -356,3 +356,63 @@ fn bench_times_each_spec_and_the_suite_at_each_thread_count_and_writes_no_result
     assert!(!output.status.success());
     assert!(text(&output).1.contains("neither a spec file nor an experiment family"), "{}", text(&output).1);
 }
+
+#[test]
+fn shards_fill_one_store_and_report_writes_the_tables_of_a_single_run() {
+    let dir = temp_dir("shards");
+    let spec = dir.join("cli.yaml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let (single, sharded) = (dir.join("single"), dir.join("sharded"));
+    let output = schedlab().arg("run").arg(&spec).arg("--results").arg(&single).arg("--quiet").output().unwrap();
+    assert!(output.status.success(), "{:?}", text(&output));
+    let output = schedlab().arg("run").arg(&spec).args(["--shard", "2/2"]).output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success() && stderr.contains("'2/2': expected I/N with 0 <= I < N"), "{stderr}");
+    let report = || schedlab().arg("report").arg(&spec).arg("--results").arg(&sharded).output().unwrap();
+    for index in 0..2 {
+        let shard = format!("{index}/2");
+        let output = schedlab().arg("run").arg(&spec).args(["--shard", &shard]).arg("--results").arg(&sharded).output();
+        let (stdout, stderr) = text(&output.unwrap());
+        assert!(stdout.contains(&format!("cli shard {shard}: 12 runs (12 run now, 0 reused)")), "{stdout}{stderr}");
+        assert!(stdout.contains("`schedlab report"), "{stdout}");
+        if index == 0 {
+            let output = report();
+            let (_, stderr) = text(&output);
+            assert!(!output.status.success(), "{stderr}");
+            assert!(stderr.contains("shard 1/2 is missing 12 runs") && stderr.contains("--shard 1/2"), "{stderr}");
+        }
+    }
+    let output = report();
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("cli: 24 runs (0 run now, 24 reused)"), "{stdout}");
+    for file in ["runs.csv", "avg_jct.csv", "avg_jct.md", "README.md"] {
+        let read = |folder: &Path| std::fs::read(folder.join("cli").join(file)).unwrap();
+        assert!(read(&single) == read(&sharded), "{file} differs");
+    }
+}
+
+#[test]
+fn slurm_writes_an_array_of_shards_and_a_dependent_report_inside_the_results_folder() {
+    let dir = temp_dir("slurm");
+    let spec = dir.join("cli.yaml");
+    std::fs::write(&spec, SPEC).unwrap();
+    let results = dir.join("results");
+    let output = schedlab()
+        .arg("slurm")
+        .arg(&spec)
+        .args(["--array", "6", "--partition", "short", "--time", "1:00:00"])
+        .arg("--results")
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{:?}", text(&output));
+    let folder = results.join("cli/slurm");
+    let shards = std::fs::read_to_string(folder.join("shards.sbatch")).unwrap();
+    assert!(shards.contains("#SBATCH --array=0-5") && shards.contains("#SBATCH --partition=short"), "{shards}");
+    assert!(shards.contains(&format!("run '{}'", spec.display())), "{shards}");
+    assert!(std::fs::read_to_string(folder.join("report.sbatch")).unwrap().contains(" report "));
+    assert!(std::fs::read_to_string(folder.join("submit.sh")).unwrap().contains("afterok"));
+    let output = schedlab().arg("slurm").arg(&spec).args(["--array", "0"]).output().unwrap();
+    assert!(!output.status.success() && text(&output).1.contains("--array 0"), "{:?}", text(&output));
+}

@@ -22,14 +22,17 @@ pub mod prepare;
 pub mod report;
 pub mod resolve;
 pub mod runner;
+pub mod shard;
 pub mod spec;
 pub mod store;
 pub mod values;
 
 pub use resolve::Experiment;
 pub use runner::{
-    Progress, RunOptions, data_file_hashes, modified_data_files, no_progress, run_experiment, run_single,
+    Progress, RunOptions, data_file_hashes, modified_data_files, no_progress, report_experiment, run_experiment,
+    run_single,
 };
+pub use shard::Shard;
 pub use spec::ExperimentSpec;
 
 /// Occurs when an experiment cannot be set up or run; messages name the spec, key or file.
@@ -55,6 +58,9 @@ pub enum ExperimentError {
         /// What failed.
         message: String,
     },
+    /// Occurs when a report is asked of a store that lacks runs (naming the shards they belong to).
+    #[error("{0}")]
+    Incomplete(String),
     /// Occurs when results cannot be written.
     #[error("{path}: {message}")]
     Io {

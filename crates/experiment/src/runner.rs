@@ -4,6 +4,7 @@ use crate::axis::Axis;
 use crate::plan::RunPlan;
 use crate::prepare::{PreparedWorkload, Setup};
 use crate::resolve::Experiment;
+use crate::shard::{self, Shard};
 use crate::store::{RunOutcome, Store};
 use crate::{ExperimentError, report};
 use rayon::prelude::*;
@@ -32,6 +33,8 @@ pub struct RunOptions {
     pub known_checksums: BTreeMap<String, String>,
     /// Refuse to run with a data file whose checksum differs from its recorded one.
     pub strict_data: bool,
+    /// Run only this shard's runs and write no reports (see [`report_experiment`]).
+    pub shard: Option<Shard>,
 }
 
 /// What the runner reports while it works; the binary renders it (the library never prints).
@@ -113,52 +116,65 @@ pub fn modified_data_files(hashes: &[(String, String)], known: &BTreeMap<String,
         .collect()
 }
 
-/// Runs every run of the experiment not already stored (calling `progress` as runs finish, from
-/// worker threads), then writes the reports.
-pub fn run_experiment(
-    experiment: &Experiment,
-    options: &RunOptions,
-    progress: &(dyn Fn(Progress<'_>) + Sync),
-) -> Result<ExperimentResult, ExperimentError> {
-    let setup = &experiment.setup;
-    let store = Store::open(&options.results_dir.join(experiment.name()))?;
-    let mut file_hashes: BTreeMap<PathBuf, String> = BTreeMap::new();
-    let mut hash_files = |files: &[(String, PathBuf)]| -> Result<Vec<(String, String)>, ExperimentError> {
-        files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
-    };
-    let data_hashes = hash_files(&setup.data_files)?;
-    let data_modified = modified_data_files(&data_hashes, &options.known_checksums);
-    if options.strict_data && !data_modified.is_empty() {
-        return Err(ExperimentError::Data(format!(
-            "data files differ from their recorded checksums (strict): {}; `schedlab data fetch` restores them",
-            data_modified.join("; ")
-        )));
+/// What every run's identity is computed from, and what the manifest records of the inputs.
+struct Identity {
+    /// SHA-256 of the run inputs, the data and the tool version.
+    spec_hash: String,
+    /// `(data file, sha256)`.
+    data_hashes: Vec<(String, String)>,
+    /// Data files whose checksum differs from the recorded one.
+    data_modified: Vec<String>,
+    /// The files each policy reads, with their SHA-256s.
+    policy_hashes: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Identity {
+    /// Hashes the data and policy files (refusing modified data when strict, else warning).
+    fn new(
+        experiment: &Experiment,
+        options: &RunOptions,
+        progress: &(dyn Fn(Progress<'_>) + Sync),
+    ) -> Result<Identity, ExperimentError> {
+        let setup = &experiment.setup;
+        let mut file_hashes: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut hash_files = |files: &[(String, PathBuf)]| -> Result<Vec<(String, String)>, ExperimentError> {
+            files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
+        };
+        let data_hashes = hash_files(&setup.data_files)?;
+        let data_modified = modified_data_files(&data_hashes, &options.known_checksums);
+        if options.strict_data && !data_modified.is_empty() {
+            return Err(ExperimentError::Data(format!(
+                "data files differ from their recorded checksums (strict): {}; `schedlab data fetch` restores them",
+                data_modified.join("; ")
+            )));
+        }
+        for line in &data_modified {
+            progress(Progress::Warning(&format!("data file differs from its recorded checksum: {line}")));
+        }
+        // The files a policy reads (its `throughputs=` table, say) are part of its runs' identity.
+        let policy_hashes: BTreeMap<String, Vec<(String, String)>> = setup
+            .policy_files
+            .iter()
+            .map(|(policy, files)| Ok((policy.clone(), hash_files(files)?)))
+            .collect::<Result<_, ExperimentError>>()?;
+        // Results depend on the run inputs (workload, cluster, perf model, engine settings), the
+        // data, the tool version, the run's own key (policy, sweep point, seed) and the files its
+        // policy reads; not on which other policies or seeds are compared, nor on anything that
+        // only shapes reports. So adding a policy to a spec runs only that policy's runs.
+        let essence = format!(
+            "{}\n{}\n{}",
+            env!("CARGO_PKG_VERSION"),
+            serde_json::to_string(&experiment.inputs).expect("specs serialise"),
+            serde_json::to_string(&data_hashes).expect("strings serialise")
+        );
+        Ok(Identity { spec_hash: sha256_hex(essence.as_bytes()), data_hashes, data_modified, policy_hashes })
     }
-    for line in &data_modified {
-        progress(Progress::Warning(&format!("data file differs from its recorded checksum: {line}")));
-    }
-    // The files a policy reads (its `throughputs=` table, say) are part of its runs' identity.
-    let policy_hashes: BTreeMap<String, Vec<(String, String)>> = setup
-        .policy_files
-        .iter()
-        .map(|(policy, files)| Ok((policy.clone(), hash_files(files)?)))
-        .collect::<Result<_, ExperimentError>>()?;
-    // Results depend on the run inputs (workload, cluster, perf model, engine settings), the
-    // data, the tool version, the run's own key (policy, sweep point, seed) and the files its
-    // policy reads; not on which other policies or seeds are compared, nor on anything that only
-    // shapes reports. So adding a policy to a spec runs only that policy's runs.
-    let essence = format!(
-        "{}\n{}\n{}",
-        env!("CARGO_PKG_VERSION"),
-        serde_json::to_string(&experiment.inputs).expect("specs serialise"),
-        serde_json::to_string(&data_hashes).expect("strings serialise")
-    );
-    let spec_hash = sha256_hex(essence.as_bytes());
-    let plans = experiment.runs();
-    let hash_of = |plan: &RunPlan| {
+
+    /// The content hash of one run: a stored run with another hash is run again.
+    fn run_hash(&self, setup: &Setup, plan: &RunPlan) -> String {
         let policy = plan.policy.to_string();
-        let files = &policy_hashes[&policy];
-        let mut text = format!("{spec_hash}\n{}", plan.key);
+        let files = &self.policy_hashes[&policy];
+        let mut text = format!("{}\n{}", self.spec_hash, plan.key);
         if !files.is_empty() {
             text.push_str(&format!("\n{}", serde_json::to_string(files).expect("strings serialise")));
         }
@@ -167,7 +183,99 @@ pub fn run_experiment(
             text.push_str(&format!("\npinned {pinned}"));
         }
         sha256_hex(text.as_bytes())
-    };
+    }
+
+    /// The manifest of a finished experiment.
+    fn manifest(
+        self,
+        experiment: &Experiment,
+        options: &RunOptions,
+        outcomes: &[RunOutcome],
+        workloads: BTreeMap<String, PreparedWorkload>,
+    ) -> report::Manifest {
+        let setup = &experiment.setup;
+        report::Manifest {
+            experiment: experiment.name().to_string(),
+            spec_hash: self.spec_hash,
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_revision: options.git_revision.clone(),
+            gpu_types: setup.cluster.gpu_types().to_vec(),
+            data_files: self.data_hashes,
+            data_modified: self.data_modified,
+            policy_files: self.policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
+            pinned_names: setup.pinned_names.clone(),
+            perf_exceptions: setup.perf.exceptions(),
+            workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
+            wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
+            solver: outcomes
+                .iter()
+                .filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?)))
+                .collect(),
+        }
+    }
+}
+
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ExperimentError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })
+}
+
+/// Builds each workload of `plans` once (shared by every policy at that sweep point and seed).
+fn build_workloads(
+    pool: &rayon::ThreadPool,
+    experiment: &Experiment,
+    plans: &[&RunPlan],
+) -> Result<BTreeMap<String, PreparedWorkload>, ExperimentError> {
+    let mut workload_plans: BTreeMap<&str, &RunPlan> = BTreeMap::new();
+    for plan in plans {
+        workload_plans.entry(plan.workload_key.as_str()).or_insert(plan);
+    }
+    pool.install(|| {
+        workload_plans
+            .par_iter()
+            .map(|(key, plan)| {
+                experiment.setup.workload(&experiment.inputs.workload, plan).map(|workload| (key.to_string(), workload))
+            })
+            .collect()
+    })
+}
+
+/// The shard of each of `plans` when split `count` ways, balanced by the number of jobs in each
+/// run's workload ([`shard::assign`]): a pure function of the experiment and its data.
+fn shards_of(plans: &[RunPlan], workloads: &BTreeMap<String, PreparedWorkload>, count: usize) -> Vec<usize> {
+    let costs: Vec<u64> = plans.iter().map(|plan| workloads[&plan.workload_key].jobs.len() as u64).collect();
+    shard::assign(&costs, count)
+}
+
+/// Runs every run of the experiment not already stored (calling `progress` as runs finish, from
+/// worker threads), then writes the reports. With [`RunOptions::shard`], runs only that shard's
+/// runs and writes its record (`shards/I-of-N.json`) instead of the reports: [`report_experiment`]
+/// builds them once every shard is stored.
+pub fn run_experiment(
+    experiment: &Experiment,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<ExperimentResult, ExperimentError> {
+    let setup = &experiment.setup;
+    let store = Store::open(&options.results_dir.join(experiment.name()))?;
+    let identity = Identity::new(experiment, options, progress)?;
+    let pool = thread_pool(options.threads)?;
+    let mut plans = experiment.runs();
+    let mut workloads = BTreeMap::new();
+    if let Some(selected) = options.shard {
+        // Every workload is built to weigh the runs, so that each shard computes the same split.
+        workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
+        let shard_of = shards_of(&plans, &workloads, selected.count);
+        plans = plans
+            .into_iter()
+            .zip(shard_of)
+            .filter(|(_, shard)| *shard == selected.index)
+            .map(|(plan, _)| plan)
+            .collect();
+        workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
+    }
 
     let mut outcomes: BTreeMap<String, RunOutcome> = BTreeMap::new();
     let mut todo = Vec::new();
@@ -175,7 +283,7 @@ pub fn run_experiment(
     for plan in &plans {
         let stored = store.stored(&plan.key);
         let current = stored.as_ref().is_some_and(|outcome| {
-            outcome.content_hash == hash_of(plan) && outcome.format == crate::store::STORE_FORMAT
+            outcome.content_hash == identity.run_hash(setup, plan) && outcome.format == crate::store::STORE_FORMAT
         });
         match stored {
             Some(outcome) if current && !options.force => {
@@ -188,24 +296,12 @@ pub fn run_experiment(
         }
     }
     let reused = outcomes.len();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })?;
-
-    // Each workload once, shared by every policy at that sweep point and seed.
-    let mut workload_plans: BTreeMap<&str, &RunPlan> = BTreeMap::new();
-    for plan in &todo {
-        workload_plans.entry(plan.workload_key.as_str()).or_insert(plan);
+    if options.shard.is_none() {
+        workloads = build_workloads(&pool, experiment, &todo)?;
+    } else {
+        // The manifest lists the workloads built for runs computed now, as without shards.
+        workloads.retain(|key, _| todo.iter().any(|plan| plan.workload_key == *key));
     }
-    let workloads: BTreeMap<String, PreparedWorkload> = pool.install(|| {
-        workload_plans
-            .par_iter()
-            .map(|(key, plan)| {
-                setup.workload(&experiment.inputs.workload, plan).map(|workload| (key.to_string(), workload))
-            })
-            .collect::<Result<_, _>>()
-    })?;
 
     progress(Progress::Started { to_run: todo.len(), reused });
     let done = AtomicUsize::new(0);
@@ -232,7 +328,7 @@ pub fn run_experiment(
                         Ok(None)
                     } else {
                         let workload = &workloads[&plan.workload_key];
-                        run_one(experiment, workload, plan, hash_of(plan), false).and_then(|outcome| {
+                        run_one(experiment, workload, plan, identity.run_hash(setup, plan), false).and_then(|outcome| {
                             if let Err(error) = store.save(&outcome) {
                                 save_failed.store(true, Ordering::SeqCst);
                                 return Err(error);
@@ -279,21 +375,24 @@ pub fn run_experiment(
         return Err(error);
     }
     let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
-    let manifest = report::Manifest {
-        experiment: experiment.name().to_string(),
-        spec_hash,
-        tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        git_revision: options.git_revision.clone(),
-        gpu_types: setup.cluster.gpu_types().to_vec(),
-        data_files: data_hashes,
-        data_modified,
-        policy_files: policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
-        pinned_names: setup.pinned_names.clone(),
-        perf_exceptions: setup.perf.exceptions(),
-        workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
-        wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
-        solver: outcomes.iter().filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?))).collect(),
-    };
+    if let Some(selected) = options.shard {
+        let record = shard::ShardRecord { shard: selected, runs: plans.into_iter().map(|plan| plan.key).collect() };
+        let name = shard::record_name(selected);
+        let folder = store.dir().join("shards");
+        std::fs::create_dir_all(&folder)
+            .map_err(|error| ExperimentError::Io { path: folder.display().to_string(), message: error.to_string() })?;
+        store.write(&name, serde_json::to_string_pretty(&record).expect("records serialise").as_bytes())?;
+        return Ok(ExperimentResult {
+            outcomes,
+            claims: Vec::new(),
+            dir: store.dir().to_path_buf(),
+            ran,
+            reused,
+            files: vec![name],
+            tables: Vec::new(),
+        });
+    }
+    let manifest = identity.manifest(experiment, options, &outcomes, workloads);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     Ok(ExperimentResult {
         outcomes,
@@ -304,6 +403,100 @@ pub fn run_experiment(
         files: written.files,
         tables: written.tables,
     })
+}
+
+/// Writes every table, plot, `claims.md` and the manifest from the result store alone, as
+/// [`run_experiment`] writes them after running (byte for byte but for the manifest's wall and
+/// solver times, which are the stored runs' own): the step after the shards of a sweep are done.
+/// Runs nothing; when a run is not stored with the current inputs, fails naming the shards
+/// (from their records in `shards/`) whose runs are missing.
+pub fn report_experiment(
+    experiment: &Experiment,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<ExperimentResult, ExperimentError> {
+    let dir = options.results_dir.join(experiment.name());
+    if !dir.join("runs").is_dir() {
+        return Err(ExperimentError::Incomplete(format!(
+            "{}: no result store (no runs/ folder): run the experiment, or its shards with `run --shard I/N`, first",
+            dir.display()
+        )));
+    }
+    let store = Store::open(&dir)?;
+    let identity = Identity::new(experiment, options, progress)?;
+    let plans = experiment.runs();
+    let stored: Vec<Option<RunOutcome>> =
+        plans.iter().map(|plan| store.load(&plan.key, &identity.run_hash(&experiment.setup, plan))).collect();
+    // Built again (as a fresh single run builds them) for the manifest's workload reports, and to
+    // name the shards of missing runs.
+    let workloads = build_workloads(&thread_pool(options.threads)?, experiment, &plans.iter().collect::<Vec<_>>())?;
+    let missing: Vec<usize> = (0..plans.len()).filter(|&index| stored[index].is_none()).collect();
+    if !missing.is_empty() {
+        return Err(ExperimentError::Incomplete(missing_runs_message(store.dir(), &plans, &workloads, &missing)?));
+    }
+    let outcomes: Vec<RunOutcome> = stored.into_iter().flatten().collect();
+    let manifest = identity.manifest(experiment, options, &outcomes, workloads);
+    let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
+    Ok(ExperimentResult {
+        ran: 0,
+        reused: outcomes.len(),
+        outcomes,
+        claims: written.claims,
+        dir: store.dir().to_path_buf(),
+        files: written.files,
+        tables: written.tables,
+    })
+}
+
+/// Says which runs are missing and, for every shard count whose records are in `dir/shards/`,
+/// which shards they belong to and whether each finished.
+fn missing_runs_message(
+    dir: &Path,
+    plans: &[RunPlan],
+    workloads: &BTreeMap<String, PreparedWorkload>,
+    missing: &[usize],
+) -> Result<String, ExperimentError> {
+    let example = |indices: &[usize]| {
+        let keys: Vec<&str> = indices.iter().take(3).map(|&index| plans[index].key.as_str()).collect();
+        format!("{}{}", keys.join(", "), if indices.len() > 3 { ", ..." } else { "" })
+    };
+    let mut message = format!(
+        "{}: {} of {} runs are not stored with the current inputs ({})",
+        dir.display(),
+        missing.len(),
+        plans.len(),
+        example(missing)
+    );
+    let records = shard::records(dir)?;
+    let counts: std::collections::BTreeSet<usize> = records.iter().map(|(_, record)| record.shard.count).collect();
+    if counts.is_empty() {
+        message.push_str(
+            "; no shard has recorded its end in shards/: run the experiment (or its shards) to fill the store",
+        );
+    }
+    for count in counts {
+        let shard_of = shards_of(plans, workloads, count);
+        let mut by_shard: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &index in missing {
+            by_shard.entry(shard_of[index]).or_default().push(index);
+        }
+        for (index, runs) in by_shard {
+            let selected = Shard { index, count };
+            let finished = records.iter().any(|(_, record)| record.shard == selected);
+            message.push_str(&format!(
+                "; shard {selected} is missing {} runs ({}): {}",
+                runs.len(),
+                example(&runs),
+                if finished {
+                    "it finished, but its runs were made with other inputs or another schedlab version: run it again"
+                        .to_string()
+                } else {
+                    format!("it did not finish (no shards/ record): run it again with `--shard {selected}`, the store resumes")
+                }
+            ));
+        }
+    }
+    Ok(message)
 }
 
 /// The order to start runs in: longest expected first. A run's expected time is its stored wall

@@ -5,6 +5,8 @@ mod common;
 mod spec_errors;
 // Output does not depend on the number of threads; interrupted sweeps resume.
 mod determinism;
+// A sweep split into shards, then one report from the store.
+mod shards;
 // Published claims are checked and misses reported.
 mod claims;
 // Regression gate: result tables of experiments/ci/*.yaml are insta snapshots.
