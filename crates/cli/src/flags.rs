@@ -149,7 +149,8 @@ pub enum DataCommand {
         /// Where to put them (default: $SCHEDLAB_DATA, else ./data).
         #[arg(long)]
         dest: Option<PathBuf>,
-        /// A sources list to use instead of the shipped traces/sources.json.
+        /// A sources list to use instead of the shipped traces/sources.json (default:
+        /// $SCHEDLAB_SOURCES if set).
         #[arg(long)]
         sources: Option<PathBuf>,
     },
@@ -245,6 +246,11 @@ pub struct RunFlags {
     /// every shard is stored (e.g. `--shard $SLURM_ARRAY_TASK_ID/8`).
     #[arg(long, value_name = "I/N")]
     pub shard: Option<schedlab_experiment::Shard>,
+    /// Never download: a missing data file is an error saying how to get it (by default,
+    /// files with a public URL are downloaded into the data directory, or ./data, and verified;
+    /// $SCHEDLAB_SOURCES names a sources list to use instead of traces/sources.json).
+    #[arg(long)]
+    pub offline: bool,
 }
 
 /// `schedlab report SPEC`.

@@ -21,7 +21,7 @@ pub(crate) fn known_checksums() -> std::collections::BTreeMap<String, String> {
 
 /// `schedlab check SPEC`.
 pub fn check(path: &Path) -> Result<()> {
-    let experiment = load(path, &DataDir::locate())?;
+    let experiment = crate::data::load_spec(path, crate::data::Missing::Explain)?;
     let hashes = schedlab_experiment::data_file_hashes(&experiment.setup)?;
     for line in schedlab_experiment::modified_data_files(&hashes, &known_checksums()) {
         eprintln!("warning: data file differs from its recorded checksum: {line} (`run --strict` refuses it)");
@@ -139,7 +139,8 @@ impl Bar {
 
 /// `schedlab run SPEC`.
 pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
-    let experiment = load(path, &DataDir::locate())?;
+    let missing = if flags.offline { crate::data::Missing::Explain } else { crate::data::Missing::Fetch };
+    let experiment = crate::data::load_spec(path, missing)?;
     let options = RunOptions {
         threads: flags.threads,
         force: flags.force,
@@ -178,7 +179,7 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
 
 /// `schedlab report SPEC`: the reports of a store filled by any number of shards.
 pub fn report(args: &ReportArgs) -> Result<()> {
-    let experiment = load(&args.spec, &DataDir::locate())?;
+    let experiment = crate::data::load_spec(&args.spec, crate::data::Missing::Explain)?;
     let options = RunOptions {
         threads: args.threads,
         results_dir: args.results.clone(),

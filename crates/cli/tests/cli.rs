@@ -416,3 +416,86 @@ fn slurm_writes_an_array_of_shards_and_a_dependent_report_inside_the_results_fol
     let output = schedlab().arg("slurm").arg(&spec).args(["--array", "0"]).output().unwrap();
     assert!(!output.status.success() && text(&output).1.contains("--array 0"), "{:?}", text(&output));
 }
+
+/// Serves `body` at `/file` on the loopback interface for up to `requests` requests.
+fn serve_once(body: Vec<u8>, requests: usize) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(requests) {
+            let mut stream = stream.unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            while reader.read_line(&mut line).unwrap() > 0 && line != "\r\n" {
+                line.clear();
+            }
+            write!(stream, "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()).unwrap();
+            stream.write_all(&body).unwrap();
+        }
+    });
+    format!("http://{address}/file")
+}
+
+#[test]
+fn a_first_run_downloads_missing_data_into_data_verifies_it_and_runs() {
+    let Some(data) = data_dir_with("philly/philly_vc.csv") else { return };
+    let real = std::fs::read(data.join("philly/philly_vc.csv")).unwrap();
+    let entry = schedlab_data::Sources::builtin().find("philly/philly_vc.csv").unwrap().clone();
+    let spec = "name: first
+workload:
+  generator:
+    gavel-continuous: {jobs: 40, rate_per_hour: 2}
+cluster:
+  philly_vc: {path: philly/philly_vc.csv, gpu_type: gpu}
+policies: [fifo]
+";
+    // A fresh folder with no data directory around it, and a sources list naming the server.
+    let setup = |name: &str, body: Vec<u8>| {
+        let dir = temp_dir(name);
+        std::fs::write(dir.join("spec.yaml"), spec).unwrap();
+        let sources = schedlab_data::Sources {
+            note: "test".into(),
+            files: vec![schedlab_data::SourceFile { url: Some(serve_once(body, 1)), ..entry.clone() }],
+        };
+        std::fs::write(dir.join("sources.json"), serde_json::to_string(&sources).unwrap()).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_schedlab"));
+        command.current_dir(&dir).env_remove("SCHEDLAB_DATA").env("SCHEDLAB_SOURCES", dir.join("sources.json"));
+        command.args(["run", "spec.yaml", "--quiet"]);
+        (dir, command)
+    };
+    let (dir, mut command) = setup("first-run", real.clone());
+    let output = command.output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("philly/philly_vc.csv is not in the data directory: downloading it into data"), "{stderr}");
+    assert!(stderr.contains("downloaded and verified"), "{stderr}");
+    assert_eq!(std::fs::read(dir.join("data/philly/philly_vc.csv")).unwrap(), real);
+    assert!(dir.join("results/first/runs.csv").exists());
+    // The second run finds it in ./data and downloads nothing.
+    let output = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .current_dir(&dir)
+        .env_remove("SCHEDLAB_DATA")
+        .args(["run", "spec.yaml", "--quiet"])
+        .output()
+        .unwrap();
+    assert!(output.status.success() && !text(&output).1.contains("downloading"), "{:?}", text(&output));
+
+    // --offline says how to get it instead.
+    let (dir, mut command) = setup("first-run-offline", real.clone());
+    let output = command.arg("--offline").output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("`schedlab data fetch --only philly/philly_vc.csv` downloads it"), "{stderr}");
+    assert!(!dir.join("data").exists());
+
+    // A download whose SHA-256 differs is refused and leaves nothing behind.
+    let mut tampered = real.clone();
+    tampered[0] ^= 1;
+    let (dir, mut command) = setup("first-run-tampered", tampered);
+    let output = command.output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success() && stderr.contains("philly/philly_vc.csv: SHA-256 is"), "{stderr}");
+    assert!(!dir.join("data/philly/philly_vc.csv").exists());
+    assert!(!dir.join("results").exists(), "nothing ran");
+}

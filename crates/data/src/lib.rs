@@ -31,6 +31,33 @@ pub struct SourceFile {
     pub source: String,
     /// Licence.
     pub licence: String,
+    /// How to build the file from a public original when it cannot be downloaded as is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derive: Option<Derivation>,
+}
+
+/// A file built from a downloadable original by a conversion schedlab implements.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Derivation {
+    /// Where the original is downloaded from.
+    pub url: String,
+    /// Hex SHA-256 of the original.
+    pub sha256: String,
+    /// The original's size in bytes.
+    pub bytes: u64,
+    /// How the file is made from the original.
+    pub convert: Conversion,
+}
+
+/// The conversions [`fetch`] can apply to an original.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Conversion {
+    /// Gavel's `philly_job_distribution.pickle` (a pickled list of `(duration_s, num_gpus)`
+    /// tuples) as a CSV with the header `duration_s,num_gpus`, durations printed as C's `%g`
+    /// (six significant digits) and GPU counts as integers, in the pickle's order.
+    GavelPhillyPickle,
 }
 
 /// The list of data files.
@@ -150,8 +177,56 @@ pub enum Fetched {
     AlreadyPresent,
     /// Downloaded and verified.
     Downloaded,
+    /// Built from its downloaded original ([`Derivation`]) and verified.
+    Converted,
     /// Not downloadable (no URL); the reason says how to get it.
     NoUrl(String),
+}
+
+/// Formats a number as C's `printf("%g")` (and Python's `'%g' %`) does: six significant
+/// digits, exponent form when the exponent is below -4 or at least 6, trailing zeros removed.
+pub fn format_g(value: f64) -> String {
+    if value == 0.0 {
+        return if value.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    if !value.is_finite() {
+        return if value.is_nan() {
+            "nan".into()
+        } else if value > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        };
+    }
+    // Rounded to six significant digits first: the exponent is the rounded value's.
+    let scientific = format!("{value:.5e}");
+    let (mantissa, exponent) = scientific.split_once('e').expect("exponent form");
+    let exponent: i32 = exponent.parse().expect("an integer exponent");
+    let trim = |text: &str| -> String {
+        if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text.to_string() }
+    };
+    if !(-4..6).contains(&exponent) {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exponent.abs())
+    } else {
+        let decimals = (5 - exponent) as usize;
+        trim(&format!("{value:.decimals$}"))
+    }
+}
+
+/// Builds a file from its original's bytes.
+fn convert(conversion: Conversion, original: &[u8]) -> Result<Vec<u8>, String> {
+    match conversion {
+        Conversion::GavelPhillyPickle => {
+            let pairs: Vec<(f64, i64)> = serde_pickle::from_slice(original, serde_pickle::DeOptions::new())
+                .map_err(|error| format!("not a pickled list of (duration, GPUs) pairs: {error}"))?;
+            let mut csv = String::from("duration_s,num_gpus\n");
+            for (duration, gpus) in pairs {
+                csv.push_str(&format!("{},{gpus}\n", format_g(duration)));
+            }
+            Ok(csv.into_bytes())
+        }
+    }
 }
 
 /// Downloads every listed file whose path starts with `only` (all if empty) into `dir`,
@@ -170,14 +245,70 @@ pub fn fetch(
             report.push((file.path.clone(), Fetched::AlreadyPresent));
             continue;
         }
-        let Some(url) = &file.url else {
+        if let Some(url) = &file.url {
+            download(file, url, &path, progress)?;
+            report.push((file.path.clone(), Fetched::Downloaded));
+        } else if let Some(derivation) = &file.derive {
+            build_from_original(file, derivation, &path, progress)?;
+            report.push((file.path.clone(), Fetched::Converted));
+        } else {
             report.push((file.path.clone(), Fetched::NoUrl(file.source.clone())));
-            continue;
-        };
-        download(file, url, &path, progress)?;
-        report.push((file.path.clone(), Fetched::Downloaded));
+        }
     }
     Ok(report)
+}
+
+/// Downloads `derivation`'s original (verified), converts it, and writes the file once its own
+/// SHA-256 matches; the original is not kept.
+fn build_from_original(
+    file: &SourceFile,
+    derivation: &Derivation,
+    path: &Path,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<(), DataError> {
+    let original_name = format!(
+        ".{}.original.{}",
+        path.file_name().and_then(|name| name.to_str()).unwrap_or("download"),
+        std::process::id()
+    );
+    let original_path = path.with_file_name(original_name);
+    let original = SourceFile {
+        path: format!("{} (original: {})", file.path, derivation.url),
+        sha256: derivation.sha256.clone(),
+        bytes: derivation.bytes,
+        url: Some(derivation.url.clone()),
+        source: file.source.clone(),
+        licence: file.licence.clone(),
+        derive: None,
+    };
+    download(&original, &derivation.url, &original_path, progress)?;
+    let io = |target: &Path, error: std::io::Error| DataError::Io {
+        path: target.display().to_string(),
+        message: error.to_string(),
+    };
+    let bytes = std::fs::read(&original_path).map_err(|error| io(&original_path, error));
+    let _ = std::fs::remove_file(&original_path);
+    let built = convert(derivation.convert, &bytes?).map_err(|message| DataError::Download {
+        path: file.path.clone(),
+        url: derivation.url.clone(),
+        message,
+    })?;
+    let found: String = Sha256::digest(&built).iter().map(|byte| format!("{byte:02x}")).collect();
+    if found != file.sha256 {
+        return Err(DataError::Checksum {
+            path: file.path.clone(),
+            expected: file.sha256.clone(),
+            found,
+            hint: format!("; built from {}, the result was discarded and no file was changed", derivation.url),
+        });
+    }
+    let temporary = path.with_file_name(format!(
+        ".{}.{}.part",
+        path.file_name().and_then(|name| name.to_str()).unwrap_or("download"),
+        std::process::id()
+    ));
+    std::fs::write(&temporary, &built).map_err(|error| io(&temporary, error))?;
+    std::fs::rename(&temporary, path).map_err(|error| io(path, error))
 }
 
 fn download(
@@ -233,6 +364,40 @@ fn download(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_formatted_as_c_and_python_format_g() {
+        // Python 3.11's '%g' % value for each.
+        let cases = [
+            (1565700.0, "1.5657e+06"),
+            (7788.000000000001, "7788"),
+            (0.0001234567, "0.000123457"),
+            (1e-5, "1e-05"),
+            (123456.7, "123457"),
+            (999999.5, "1e+06"),
+            (0.5, "0.5"),
+            (100000.0, "100000"),
+            (2749020.0, "2.74902e+06"),
+            (0.0, "0"),
+            (3904.9999999999995, "3905"),
+            (1e300, "1e+300"),
+            (12345650.0, "1.23456e+07"),
+            (-42.25, "-42.25"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(format_g(value), expected, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn a_pickled_list_of_pairs_becomes_the_distribution_csv() {
+        // pickle.dumps([(860662.0, 1), (1565700.0, 2), (7788.000000000001, 8)], protocol=3)
+        let pickle: &[u8] = b"\x80\x03]q\x00(GA*C\xec\x00\x00\x00\x00K\x01\x86q\x01GA7\xe4\x04\x00\x00\x00\x00K\x02\x86q\x02G@\xbel\x00\x00\x00\x00\x01K\x08\x86q\x03e.";
+        let csv = convert(Conversion::GavelPhillyPickle, pickle).unwrap();
+        assert_eq!(String::from_utf8(csv).unwrap(), "duration_s,num_gpus\n860662,1\n1.5657e+06,2\n7788,8\n");
+        let error = convert(Conversion::GavelPhillyPickle, b"not a pickle").unwrap_err();
+        assert!(error.contains("not a pickled list"), "{error}");
+    }
 
     #[test]
     fn the_builtin_list_parses_and_names_the_main_files() {

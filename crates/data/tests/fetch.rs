@@ -1,7 +1,7 @@
 //! `fetch` against an HTTP server on the loopback interface that the test starts (this machine
 //! has no internet). The server answers a bounded number of requests and stops by itself.
 
-use schedlab_data::{DataError, Fetched, FileState, SourceFile, Sources, fetch, verify};
+use schedlab_data::{Conversion, DataError, Derivation, Fetched, FileState, SourceFile, Sources, fetch, verify};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::thread;
@@ -51,6 +51,7 @@ fn entry(path: &str, body: &[u8], url: Option<String>) -> SourceFile {
         url,
         source: "test".into(),
         licence: "test".into(),
+        derive: None,
     }
 }
 
@@ -102,6 +103,38 @@ fn a_tampered_download_is_refused_and_leaves_no_file() {
     assert!(error.to_string().contains("the download was discarded"), "{error}");
     let leftovers: Vec<_> = std::fs::read_dir(dir.join("philly")).unwrap().collect();
     assert!(leftovers.is_empty(), "no file, not even a partial one, remains");
+}
+
+#[test]
+fn a_file_without_a_url_is_built_from_its_downloaded_original_and_verified() {
+    // pickle.dumps([(860662.0, 1), (1565700.0, 2), (7788.000000000001, 8)], protocol=3)
+    let pickle = b"\x80\x03]q\x00(GA*C\xec\x00\x00\x00\x00K\x01\x86q\x01GA7\xe4\x04\x00\x00\x00\x00K\x02\x86q\x02G@\xbel\x00\x00\x00\x00\x01K\x08\x86q\x03e.".to_vec();
+    let csv = b"duration_s,num_gpus\n860662,1\n1.5657e+06,2\n7788,8\n";
+    let derived = |url: String, csv: &[u8]| SourceFile {
+        derive: Some(Derivation {
+            url,
+            sha256: sha256(&pickle),
+            bytes: pickle.len() as u64,
+            convert: Conversion::GavelPhillyPickle,
+        }),
+        ..entry("philly/philly-gavel-distribution.csv", csv, None)
+    };
+    let base = serve(vec![("/scheduler/d.pickle", pickle.clone())], 2);
+    let dir = temp_dir("derived");
+    let sources = Sources { note: String::new(), files: vec![derived(format!("{base}/scheduler/d.pickle"), csv)] };
+    let report = fetch(&sources, &dir, "", &mut |_, _, _| {}).unwrap();
+    assert_eq!(report[0].1, Fetched::Converted);
+    assert_eq!(std::fs::read(dir.join("philly/philly-gavel-distribution.csv")).unwrap(), csv);
+    // A conversion whose result differs from the recorded checksum writes nothing, nor keeps the original.
+    let other = temp_dir("derived-mismatch");
+    let sources = Sources {
+        note: String::new(),
+        files: vec![derived(format!("{base}/scheduler/d.pickle"), b"duration_s,num_gpus\n1,1\n")],
+    };
+    let error = fetch(&sources, &other, "", &mut |_, _, _| {}).unwrap_err().to_string();
+    assert!(error.contains("built from http://") && error.contains("no file was changed"), "{error}");
+    let leftovers: Vec<_> = std::fs::read_dir(other.join("philly")).unwrap().collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 #[test]

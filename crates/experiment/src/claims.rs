@@ -107,35 +107,42 @@ fn best_ratio(
     }
 }
 
+/// A claim's cells as reports show them: the claim (with what it measures), its source, the
+/// paper's value, the measured value (with the best case for best-of claims) and the tolerance.
+pub fn cells(result: &ClaimResult) -> [String; 5] {
+    let claim = &result.claim;
+    let what = match &claim.target {
+        ClaimTarget::Policy(policy) => format!("{} of {policy}", claim.metric),
+        ClaimTarget::Ratio(a, b) => format!("{} of {a} / {b}", claim.metric),
+        ClaimTarget::BestRatio { policy, against, best, .. } => {
+            let best = match best {
+                Best::Min => "smallest",
+                Best::Max => "largest",
+            };
+            format!("{best} {} of {policy} / any of {}", claim.metric, against.join(", "))
+        }
+    };
+    let mut measured = result.measured.map_or("no matching run".to_string(), |value| format!("{value:.3}"));
+    if let Some(place) = &result.best_case {
+        measured.push_str(&format!(" ({place})"));
+    }
+    [
+        format!("{} ({what})", claim.text),
+        claim.source.clone(),
+        claim.expected.to_string(),
+        measured,
+        format!("{:.0}%", claim.tolerance * 100.0),
+    ]
+}
+
 /// A Markdown table of verdicts; misses are shown, not hidden.
 pub fn markdown(results: &[ClaimResult]) -> String {
     let mut text =
         String::from("| claim | source | paper | measured | tolerance | verdict |\n|---|---|---|---|---|---|\n");
     for result in results {
-        let claim = &result.claim;
-        let what = match &claim.target {
-            ClaimTarget::Policy(policy) => format!("{} of {policy}", claim.metric),
-            ClaimTarget::Ratio(a, b) => format!("{} of {a} / {b}", claim.metric),
-            ClaimTarget::BestRatio { policy, against, best, .. } => {
-                let best = match best {
-                    Best::Min => "smallest",
-                    Best::Max => "largest",
-                };
-                format!("{best} {} of {policy} / any of {}", claim.metric, against.join(", "))
-            }
-        };
-        let mut measured = result.measured.map_or("no matching run".to_string(), |value| format!("{value:.3}"));
-        if let Some(place) = &result.best_case {
-            measured.push_str(&format!(" ({place})"));
-        }
+        let [claim, source, paper, measured, tolerance] = cells(result);
         let verdict = if result.holds { "holds" } else { "MISSED" };
-        text.push_str(&format!(
-            "| {} ({what}) | {} | {} | {measured} | {:.0}% | {verdict} |\n",
-            claim.text,
-            claim.source,
-            claim.expected,
-            claim.tolerance * 100.0
-        ));
+        text.push_str(&format!("| {claim} | {source} | {paper} | {measured} | {tolerance} | {verdict} |\n"));
     }
     text
 }

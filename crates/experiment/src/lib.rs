@@ -15,6 +15,8 @@
 
 pub mod axis;
 pub mod claims;
+pub mod html;
+pub mod manifest;
 pub mod metric;
 pub mod plan;
 pub mod plots;
@@ -47,9 +49,18 @@ pub enum ExperimentError {
         /// What is wrong.
         message: String,
     },
-    /// Occurs when a data file is missing or unreadable.
+    /// Occurs when a data file is unreadable or malformed.
     #[error("{0}")]
     Data(String),
+    /// Occurs when a data file (or folder, ending in `/`) the spec needs is not in the data
+    /// directory: the binary can download it (`path` is relative to the data directory).
+    #[error("{message}")]
+    MissingData {
+        /// The file or folder, relative to the data directory.
+        path: String,
+        /// Where it was looked for, the spec line that needs it and its public source.
+        message: String,
+    },
     /// Occurs when a run fails; earlier finished runs stay stored.
     #[error("run '{key}': {message}")]
     Run {

@@ -291,7 +291,7 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
                             .map(|outcome| {
                                 (
                                     outcome.policy.clone(),
-                                    outcome.busy.iter().map(|&(hours, gpus)| (hours, f64::from(gpus))).collect(),
+                                    steps(outcome.busy.iter().map(|&(hours, gpus)| (hours, f64::from(gpus)))),
                                 )
                             })
                             .collect(),
@@ -349,6 +349,21 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
         .collect()
 }
 
+/// A step function's points `(x, y)` (each `y` holding from its `x` to the next) as a line:
+/// a horizontal segment to each next `x`, then a vertical one. Drawn this way a 2-pixel line
+/// turns only at right angles, so it cannot overshoot the values as thick lines do at sharp
+/// turns (busy GPUs above the cluster's size).
+fn steps(points: impl IntoIterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut line: Vec<(f64, f64)> = Vec::new();
+    for (x, y) in points {
+        if let Some(&(_, previous)) = line.last() {
+            line.push((x, previous));
+        }
+        line.push((x, y));
+    }
+    line
+}
+
 /// `job`'s GPUs (top) and global batch size (bottom) over time under each policy, as steps.
 /// A policy that never chooses a batch size has no line in the lower panel. When any policy
 /// gives the job parameter servers, the lower panel shows those instead.
@@ -363,15 +378,7 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
         })
         .collect();
     let steps = |samples: &[AllocationSample], value: &dyn Fn(&AllocationSample) -> f64| {
-        let mut points = Vec::new();
-        for sample in samples {
-            let hours = sample.time / 3600.0;
-            if let Some(&(_, previous)) = points.last() {
-                points.push((hours, previous));
-            }
-            points.push((hours, value(sample)));
-        }
-        points
+        steps(samples.iter().map(|sample| (sample.time / 3600.0, value(sample))))
     };
     let gpus: Vec<Series> = runs
         .iter()
@@ -435,11 +442,15 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
     }
 }
 
-/// Renders every plot of the spec into the store as `<name>.svg` and `<name>.png`; returns the
-/// file names written.
-pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -> Result<Vec<String>, ExperimentError> {
+/// Renders every plot of the spec into the store as `<name>.svg` and `<name>.png`; returns each
+/// plot's name and SVG text.
+pub fn render(
+    store: &Store,
+    experiment: &Experiment,
+    outcomes: &[RunOutcome],
+) -> Result<Vec<(String, String)>, ExperimentError> {
     register_font();
-    let mut files = Vec::new();
+    let mut plots = Vec::new();
     // Other experiments' folders are beside this one's.
     let results_dir = store.dir().parent().unwrap_or(store.dir());
     for figure in figures(experiment, outcomes, results_dir) {
@@ -460,10 +471,9 @@ pub fn render(store: &Store, experiment: &Experiment, outcomes: &[RunOutcome]) -
             path: final_path.display().to_string(),
             message: error.to_string(),
         })?;
-        files.push(format!("{}.svg", figure.name));
-        files.push(format!("{}.png", figure.name));
+        plots.push((figure.name.clone(), svg));
     }
-    Ok(files)
+    Ok(plots)
 }
 
 /// Draws one line chart, `(name, points)` per line, to a PNG file (for tools outside
@@ -509,5 +519,15 @@ mod tests {
         let error = means_from_csv(&path, Metric::AvgJctHours).unwrap_err();
         assert_eq!(error, "line 3: expected a number in column 'avg_jct_hours'");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_step_function_is_drawn_with_right_angles_only_and_never_beyond_its_values() {
+        let line = steps([(0.0, 0.0), (1.0, 16.0), (1.5, 0.0), (2.0, 16.0)]);
+        assert_eq!(line, vec![(0.0, 0.0), (1.0, 0.0), (1.0, 16.0), (1.5, 16.0), (1.5, 0.0), (2.0, 0.0), (2.0, 16.0)]);
+        for pair in line.windows(2) {
+            assert!(pair[0].0 == pair[1].0 || pair[0].1 == pair[1].1, "a diagonal segment: {pair:?}");
+        }
+        assert!(steps([]).is_empty());
     }
 }

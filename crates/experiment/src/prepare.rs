@@ -39,7 +39,12 @@ impl SpecSource {
 /// the spec line that names it.
 pub fn data_file(data: &DataDir, relative: &Path, source: &SpecSource) -> Result<PathBuf, ExperimentError> {
     data.file(relative).map_err(|error| {
-        ExperimentError::Data(format!("{}: {}", source.locate(&relative.display().to_string()), error.message))
+        let message = format!("{}: {}", source.locate(&relative.display().to_string()), error.message);
+        if relative.is_absolute() {
+            ExperimentError::Data(message)
+        } else {
+            ExperimentError::MissingData { path: error.path, message }
+        }
     })
 }
 
@@ -55,11 +60,16 @@ pub fn folder_files(
         _ => PathBuf::from(folder),
     };
     if !root.is_dir() {
-        return Err(ExperimentError::Data(format!(
+        let message = format!(
             "{}: data folder '{folder}' not found{}",
             source.locate(folder),
             data.root().map(|dir| format!(" in the data directory '{}'", dir.display())).unwrap_or_default()
-        )));
+        );
+        return Err(if Path::new(folder).is_absolute() {
+            ExperimentError::Data(message)
+        } else {
+            ExperimentError::MissingData { path: format!("{}/", folder.trim_end_matches('/')), message }
+        });
     }
     let mut files = Vec::new();
     let mut pending = vec![(root, folder.trim_end_matches('/').to_string())];
@@ -185,6 +195,20 @@ impl Setup {
         let (perf, job_types): (Arc<dyn PerfModel>, JobTypes) = match &spec.perf {
             PerfSection::Rigid => (Arc::new(TraceDuration::uniform()), JobTypes::default()),
             PerfSection::Pollux { path } => {
+                let folder = path.display().to_string();
+                if !path.is_absolute() && !data.root().is_some_and(|root| root.join(path).is_dir()) {
+                    return Err(ExperimentError::MissingData {
+                        path: format!("{}/", folder.trim_end_matches('/')),
+                        message: format!(
+                            "{}: Pollux's profiles '{folder}' not found{}; public source: {}",
+                            source.locate("pollux"),
+                            data.root()
+                                .map(|dir| format!(" in the data directory '{}'", dir.display()))
+                                .unwrap_or_default(),
+                            schedlab_core::datadir::public_source(&folder)
+                        ),
+                    });
+                }
                 let model = PolluxPerf::load(data, path)
                     .map_err(|error| ExperimentError::Data(format!("{}: {error}", source.locate("pollux"))))?;
                 let mut work = BTreeMap::new();

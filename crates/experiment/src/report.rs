@@ -1,52 +1,15 @@
-//! Writing results: `runs.csv`, tables, `claims.md`, plots, `README.md` and `manifest.json`.
+//! Writing results: `runs.csv`, tables, `claims.md`, plots, `README.md`, `manifest.json` and
+//! `index.html`.
 
 use crate::ExperimentError;
 use crate::axis::Parameter;
 use crate::claims::{ClaimResult, evaluate};
+use crate::html;
+pub use crate::manifest::Manifest;
 use crate::metric::Metric;
 use crate::resolve::{Experiment, Layout, Table};
 use crate::store::{RunOutcome, Store};
 use crate::values::{outcome_metric, parameter, parameter_values};
-use serde::Serialize;
-
-/// What the manifest records.
-#[derive(Clone, Debug, Serialize)]
-pub struct Manifest {
-    /// Experiment name.
-    pub experiment: String,
-    /// SHA-256 of everything results depend on.
-    pub spec_hash: String,
-    /// schedlab's version.
-    pub tool_version: String,
-    /// Git revision of the checkout, if known.
-    pub git_revision: Option<String>,
-    /// GPU type names, the order of per-type metrics.
-    pub gpu_types: Vec<String>,
-    /// `(data file, sha256)`.
-    pub data_files: Vec<(String, String)>,
-    /// Data files whose SHA-256 differs from the recorded one (`traces/sources.json`), each
-    /// with both checksums.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub data_modified: Vec<String>,
-    /// `(data file, sha256)` read by each policy that reads files (part of its runs' hashes).
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub policy_files: std::collections::BTreeMap<String, Vec<(String, String)>>,
-    /// The full name of each policy whose name as given leaves out a pinned value, such as the
-    /// digest of built-in weights (`rltune` runs as `rltune[weights=philly@a31aa087]`).
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub pinned_names: std::collections::BTreeMap<String, String>,
-    /// Where the ground-truth perf model extrapolates rather than reports a measurement
-    /// (`PerfModel::exceptions`: DL2's speeds beyond the measured worker counts).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub perf_exceptions: Vec<String>,
-    /// How each workload built in this invocation was made (runs reused from the store built none).
-    pub workload_report: Vec<(String, Vec<String>)>,
-    /// Wall-clock seconds per run.
-    pub wall_time_s: Vec<(String, f64)>,
-    /// LP solver statistics per run, for runs whose policy has a solver.
-    #[serde(default)]
-    pub solver: Vec<(String, schedlab_core::SolverStats)>,
-}
 
 fn format_number(value: f64) -> String {
     if value.is_nan() {
@@ -107,6 +70,15 @@ fn table_cells(
     (rows, columns.into_iter().map(|(label, _, _)| label).collect(), cells)
 }
 
+/// A cell as the Markdown and HTML tables show it: the mean, with the range when runs differ.
+fn cell_text(cell: Cell) -> String {
+    match cell {
+        None => "-".to_string(),
+        Some((mean, min, max, _)) if min == max => format_number(mean),
+        Some((mean, min, max, _)) => format!("{} [{}-{}]", format_number(mean), format_number(min), format_number(max)),
+    }
+}
+
 fn table_markdown(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) -> String {
     let (rows, columns, cells) = table_cells(experiment, table, outcomes);
     let (what, corner) = match table.layout {
@@ -120,19 +92,33 @@ fn table_markdown(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome
     text.push_str(&format!("| {corner} | {} |\n", columns.join(" | ")));
     text.push_str(&format!("|---|{}\n", "---|".repeat(columns.len())));
     for (row, row_cells) in rows.iter().zip(cells) {
-        let rendered: Vec<String> = row_cells
-            .into_iter()
-            .map(|cell| match cell {
-                None => "-".to_string(),
-                Some((mean, min, max, _)) if min == max => format_number(mean),
-                Some((mean, min, max, _)) => {
-                    format!("{} [{}-{}]", format_number(mean), format_number(min), format_number(max))
-                }
-            })
-            .collect();
+        let rendered: Vec<String> = row_cells.into_iter().map(cell_text).collect();
         text.push_str(&format!("| {row} | {} |\n", rendered.join(" | ")));
     }
     text
+}
+
+fn table_html(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) -> html::HtmlTable {
+    let (rows, columns, cells) = table_cells(experiment, table, outcomes);
+    let corner = match table.layout {
+        Layout::Metrics { rows } => rows.to_string(),
+        Layout::Grid { rows, columns } => format!("{rows} \\ {columns}"),
+    };
+    let caption = match table.layout {
+        Layout::Metrics { .. } => "Mean over seeds and other sweep points, [min-max] when they differ.".to_string(),
+        Layout::Grid { .. } => {
+            format!("{}: mean over seeds and other sweep points, [min-max] when they differ.", table.metrics[0])
+        }
+    };
+    let rows = rows
+        .into_iter()
+        .zip(cells)
+        .map(|(label, row_cells)| {
+            let cells = row_cells.into_iter().map(|cell| (cell_text(cell), cell.map(|(mean, ..)| mean))).collect();
+            (label, cells)
+        })
+        .collect();
+    html::HtmlTable { name: table.name.clone(), caption, corner, columns, rows }
 }
 
 fn table_csv(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) -> Vec<u8> {
@@ -219,11 +205,10 @@ pub fn write_all(
         write(&mut files, "claims.md".into(), markdown.as_bytes())?;
         readme.push_str(&format!("## Claims\n\n{markdown}\n"));
     }
-    for file in crate::plots::render(store, experiment, outcomes)? {
-        if let Some(name) = file.strip_suffix(".svg") {
-            readme.push_str(&format!("## {name}\n\n![{name}]({file})\n\n"));
-        }
-        files.push(file);
+    let plots = crate::plots::render(store, experiment, outcomes)?;
+    for (name, _) in &plots {
+        readme.push_str(&format!("## {name}\n\n![{name}]({name}.svg)\n\n"));
+        files.extend([format!("{name}.svg"), format!("{name}.png")]);
     }
     write(&mut files, "README.md".into(), readme.as_bytes())?;
     write(
@@ -231,5 +216,19 @@ pub fn write_all(
         "manifest.json".into(),
         serde_json::to_string_pretty(manifest).expect("manifests serialise").as_bytes(),
     )?;
+    let page = html::Page {
+        name: experiment.name(),
+        description: &report.description,
+        claims: claims
+            .iter()
+            .map(|result| html::HtmlClaim { cells: crate::claims::cells(result), holds: result.holds })
+            .collect(),
+        tables: report.tables.iter().map(|table| table_html(experiment, table, outcomes)).collect(),
+        plots,
+        spec_text: &experiment.source.text,
+        spec_origin: &experiment.source.origin,
+        manifest,
+    };
+    write(&mut files, "index.html".into(), html::experiment_page(&page).as_bytes())?;
     Ok(Written { claims, files, tables })
 }

@@ -394,6 +394,7 @@ pub fn run_experiment(
     }
     let manifest = identity.manifest(experiment, options, &outcomes, workloads);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
+    crate::html::write_results_index(&options.results_dir)?;
     Ok(ExperimentResult {
         outcomes,
         claims: written.claims,
@@ -437,6 +438,7 @@ pub fn report_experiment(
     let outcomes: Vec<RunOutcome> = stored.into_iter().flatten().collect();
     let manifest = identity.manifest(experiment, options, &outcomes, workloads);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
+    crate::html::write_results_index(&options.results_dir)?;
     Ok(ExperimentResult {
         ran: 0,
         reused: outcomes.len(),

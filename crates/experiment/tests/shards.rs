@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Every file of an experiment folder but the stored runs and shard records, by relative path.
-/// The manifest's wall and solver times are the runs' own and differ between any two
-/// computations, so they are left out of its text.
+/// The wall and solver times (the manifest's, and the page's wall time) are the runs' own and
+/// differ between any two computations, so they are left out.
 fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -21,9 +21,19 @@ fn outputs(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             assert!(object.remove("wall_time_s").is_some() && object.remove("solver").is_some());
             bytes = serde_json::to_vec_pretty(&manifest).unwrap();
         }
+        if name == "index.html" {
+            bytes = without_wall_time(&String::from_utf8(bytes).unwrap()).into_bytes();
+        }
         files.insert(name, bytes);
     }
     files
+}
+
+/// The page with its wall-time text removed.
+fn without_wall_time(page: &str) -> String {
+    let start = page.find("<span class=\"wall-time\">").expect("the page states its wall time");
+    let end = start + page[start..].find("</span>").unwrap();
+    format!("{}{}", &page[..start], &page[end..])
 }
 
 fn run_shard(results: &Path, index: usize, count: usize) -> schedlab_experiment::runner::ExperimentResult {

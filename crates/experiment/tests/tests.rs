@@ -15,5 +15,7 @@ mod snapshots;
 mod partitions;
 // Pollux's applications as ground truth for its traces.
 mod pollux;
+// The HTML report of each experiment and the index of the results folder.
+mod html;
 // Reports that span experiments.
 mod reports;

@@ -1,0 +1,42 @@
+//! `manifest.json`: what an experiment's results were made from and how long they took.
+
+use serde::Serialize;
+
+/// What the manifest records.
+#[derive(Clone, Debug, Serialize)]
+pub struct Manifest {
+    /// Experiment name.
+    pub experiment: String,
+    /// SHA-256 of everything results depend on.
+    pub spec_hash: String,
+    /// schedlab's version.
+    pub tool_version: String,
+    /// Git revision of the checkout, if known.
+    pub git_revision: Option<String>,
+    /// GPU type names, the order of per-type metrics.
+    pub gpu_types: Vec<String>,
+    /// `(data file, sha256)`.
+    pub data_files: Vec<(String, String)>,
+    /// Data files whose SHA-256 differs from the recorded one (`traces/sources.json`), each
+    /// with both checksums.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub data_modified: Vec<String>,
+    /// `(data file, sha256)` read by each policy that reads files (part of its runs' hashes).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub policy_files: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// The full name of each policy whose name as given leaves out a pinned value, such as the
+    /// digest of built-in weights (`rltune` runs as `rltune[weights=philly@a31aa087]`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub pinned_names: std::collections::BTreeMap<String, String>,
+    /// Where the ground-truth perf model extrapolates rather than reports a measurement
+    /// (`PerfModel::exceptions`: DL2's speeds beyond the measured worker counts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub perf_exceptions: Vec<String>,
+    /// How each workload built in this invocation was made (runs reused from the store built none).
+    pub workload_report: Vec<(String, Vec<String>)>,
+    /// Wall-clock seconds per run.
+    pub wall_time_s: Vec<(String, f64)>,
+    /// LP solver statistics per run, for runs whose policy has a solver.
+    #[serde(default)]
+    pub solver: Vec<(String, schedlab_core::SolverStats)>,
+}
