@@ -1,7 +1,7 @@
 // Opens schedlab HTML reports in headless Chromium and checks what a reader relies on:
 // the page loads with no console errors and fetches nothing, its claims and tables are in the
-// DOM, a table sorts from the keyboard, the print stylesheet applies, and takes a full-page
-// screenshot of each.
+// DOM, a table sorts from the keyboard, the print stylesheet applies; and takes a full-page
+// screenshot of each as it loads.
 //
 //   node check-report.mjs SCREENSHOT_DIR PAGE.html...
 //
@@ -77,6 +77,11 @@ for (const file of pages) {
     summary += `, ${plots} inline plots`;
   }
 
+  // The page as it loads, before anything is sorted.
+  const name = basename(path) === 'index.html' ? basename(dirname(path)) : basename(path, '.html');
+  const shot = resolve(outDir, `${name}.png`);
+  await page.screenshot({ path: shot, fullPage: true });
+
   // Keyboard: the first Tab reaches the skip link; a sort button works with Enter.
   await page.keyboard.press('Tab');
   const first = await page.evaluate(() => document.activeElement && document.activeElement.className);
@@ -109,12 +114,7 @@ for (const file of pages) {
     return nav !== null && getComputedStyle(nav).display !== 'none';
   });
   if (navShown) fail(file, 'the navigation is printed');
-  await page.emulateMedia({ media: 'screen' });
-  await page.evaluate(() => window.scrollTo(0, 0));
 
-  const name = basename(path) === 'index.html' ? basename(dirname(path)) : basename(path, '.html');
-  const shot = resolve(outDir, `${name}.png`);
-  await page.screenshot({ path: shot, fullPage: true });
   const verdict = failures === failuresBefore ? 'ok' : 'FAILED';
   console.log(`${verdict} ${file}: ${summary}; screenshot ${shot}`);
   await context.close();

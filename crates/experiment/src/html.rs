@@ -360,9 +360,17 @@ fn meta(page: &str, name: &str) -> Option<String> {
     Some(page[start..start + end].to_string())
 }
 
+/// The text up to its first full stop followed by a space (all of it if there is none).
+fn first_sentence(text: &str) -> String {
+    match text.find(". ") {
+        Some(end) => text[..=end].to_string(),
+        None => text.to_string(),
+    }
+}
+
 /// Writes `results_dir/index.html`: a link to every experiment folder there that has an
-/// `index.html`, with its description and how many of its claims hold. Built from the pages on
-/// disk, so it lists experiments written by earlier invocations too.
+/// `index.html`, with the first sentence of its description and how many of its claims hold.
+/// Built from the pages on disk, so it lists experiments written by earlier invocations too.
 pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
     let io = |path: &Path, error: std::io::Error| ExperimentError::Io {
         path: path.display().to_string(),
@@ -376,7 +384,7 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
         let Ok(page) = std::fs::read_to_string(&page_path) else { continue };
         // Escaped text stays escaped: it goes back into the same kind of place.
         let claims = meta(&page, "schedlab-claims").unwrap_or_default();
-        let description = meta(&page, "description").unwrap_or_default();
+        let description = first_sentence(&meta(&page, "description").unwrap_or_default());
         experiments.push((name.to_string(), description, claims));
     }
     experiments.sort();
@@ -425,6 +433,8 @@ mod tests {
         assert_eq!(meta(page, "schedlab-claims").as_deref(), Some("3 of 4"));
         assert_eq!(meta(page, "description").as_deref(), Some("a &amp; b"));
         assert_eq!(meta(page, "other"), None);
+        assert_eq!(first_sentence("Gavel's LAS. On 6,000 jobs."), "Gavel's LAS.");
+        assert_eq!(first_sentence("No stop"), "No stop");
     }
 
     #[test]
