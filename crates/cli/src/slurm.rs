@@ -26,14 +26,15 @@ pub struct Scripts {
     pub submit: String,
 }
 
-/// What the scripts run: the binary, the spec and the results folder (all absolute), the
-/// folder tasks start in, and the experiment folder where logs go.
+/// What the scripts run: the binary, the spec (relative to the folder tasks start in when it
+/// is inside it, else absolute) and the results folder (absolute), the folder tasks start in,
+/// and the experiment folder where logs go.
 pub struct Paths {
     /// The `schedlab` binary.
     pub binary: PathBuf,
     /// The spec file.
     pub spec: PathBuf,
-    /// The `--results` folder.
+    /// The `--results` folder (absolute).
     pub results: PathBuf,
     /// The working directory of the tasks (where the data directory is found, as locally).
     pub workdir: PathBuf,
@@ -135,12 +136,16 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     // Resolving checks the spec as `run` would, so that no array task fails on a spec mistake.
     let experiment = crate::run::load(&args.spec, &DataDir::locate())?;
     let results = absolute(&args.results)?;
+    let workdir = std::env::current_dir()?;
+    // Tasks start in this folder: a spec inside it keeps its relative name, which reports show.
+    let spec = absolute(&args.spec)?;
+    let spec = spec.strip_prefix(&workdir).map_or_else(|_| spec.clone(), Path::to_path_buf);
     let paths = Paths {
         binary: std::env::current_exe().context("cannot find the schedlab binary")?,
-        spec: absolute(&args.spec)?,
+        spec,
         experiment_dir: results.join(experiment.name()),
         results,
-        workdir: std::env::current_dir()?,
+        workdir,
     };
     let scripts = scripts(experiment.name(), args, &paths);
     let folder = paths.experiment_dir.join("slurm");
