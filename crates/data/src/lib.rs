@@ -51,13 +51,15 @@ pub struct Derivation {
 }
 
 /// The conversions [`fetch`] can apply to an original.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Conversion {
     /// Gavel's `philly_job_distribution.pickle` (a pickled list of `(duration_s, num_gpus)`
     /// tuples) as a CSV with the header `duration_s,num_gpus`, durations printed as C's `%g`
     /// (six significant digits) and GPU counts as integers, in the pickle's order.
     GavelPhillyPickle,
+    /// The member of this name in a gzip-compressed tar archive, as it is.
+    TarGzMember(String),
 }
 
 /// The list of data files.
@@ -215,8 +217,24 @@ pub fn format_g(value: f64) -> String {
 }
 
 /// Builds a file from its original's bytes.
-fn convert(conversion: Conversion, original: &[u8]) -> Result<Vec<u8>, String> {
+fn convert(conversion: &Conversion, original: &[u8]) -> Result<Vec<u8>, String> {
     match conversion {
+        Conversion::TarGzMember(member) => {
+            let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(original));
+            let entries = archive.entries().map_err(|error| format!("not a .tar.gz archive: {error}"))?;
+            let mut names = Vec::new();
+            for entry in entries {
+                let mut entry = entry.map_err(|error| format!("not a .tar.gz archive: {error}"))?;
+                let name = entry.path().map_err(|error| error.to_string())?.display().to_string();
+                if name == *member {
+                    let mut bytes = Vec::new();
+                    entry.read_to_end(&mut bytes).map_err(|error| format!("{member}: {error}"))?;
+                    return Ok(bytes);
+                }
+                names.push(name);
+            }
+            Err(format!("the archive has no member '{member}' (it has: {})", names.join(", ")))
+        }
         Conversion::GavelPhillyPickle => {
             let pairs: Vec<(f64, i64)> = serde_pickle::from_slice(original, serde_pickle::DeOptions::new())
                 .map_err(|error| format!("not a pickled list of (duration, GPUs) pairs: {error}"))?;
@@ -288,7 +306,7 @@ fn build_from_original(
     };
     let bytes = std::fs::read(&original_path).map_err(|error| io(&original_path, error));
     let _ = std::fs::remove_file(&original_path);
-    let built = convert(derivation.convert, &bytes?).map_err(|message| DataError::Download {
+    let built = convert(&derivation.convert, &bytes?).map_err(|message| DataError::Download {
         path: file.path.clone(),
         url: derivation.url.clone(),
         message,
@@ -393,10 +411,34 @@ mod tests {
     fn a_pickled_list_of_pairs_becomes_the_distribution_csv() {
         // pickle.dumps([(860662.0, 1), (1565700.0, 2), (7788.000000000001, 8)], protocol=3)
         let pickle: &[u8] = b"\x80\x03]q\x00(GA*C\xec\x00\x00\x00\x00K\x01\x86q\x01GA7\xe4\x04\x00\x00\x00\x00K\x02\x86q\x02G@\xbel\x00\x00\x00\x00\x01K\x08\x86q\x03e.";
-        let csv = convert(Conversion::GavelPhillyPickle, pickle).unwrap();
+        let csv = convert(&Conversion::GavelPhillyPickle, pickle).unwrap();
         assert_eq!(String::from_utf8(csv).unwrap(), "duration_s,num_gpus\n860662,1\n1.5657e+06,2\n7788,8\n");
-        let error = convert(Conversion::GavelPhillyPickle, b"not a pickle").unwrap_err();
+        let error = convert(&Conversion::GavelPhillyPickle, b"not a pickle").unwrap_err();
         assert!(error.contains("not a pickled list"), "{error}");
+    }
+
+    #[test]
+    fn a_tar_gz_member_is_extracted_as_it_is_and_a_missing_one_named() {
+        let mut builder = tar::Builder::new(flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default()));
+        for (name, body) in [("README", &b"readme"[..]), ("pai_machine_spec.csv", &b"machine,gpu_type\nm1,V100\n"[..])]
+        {
+            let mut header = tar::Header::new_gnu();
+            header.set_size(body.len() as u64);
+            header.set_mode(0o644);
+            header.set_cksum();
+            builder.append_data(&mut header, name, body).unwrap();
+        }
+        let archive = builder.into_inner().unwrap().finish().unwrap();
+        let member = |name: &str| convert(&Conversion::TarGzMember(name.into()), &archive);
+        assert_eq!(member("pai_machine_spec.csv").unwrap(), b"machine,gpu_type\nm1,V100\n");
+        let error = member("other.csv").unwrap_err();
+        assert_eq!(error, "the archive has no member 'other.csv' (it has: README, pai_machine_spec.csv)");
+        let error = convert(&Conversion::TarGzMember("x".into()), b"plain text").unwrap_err();
+        assert!(error.starts_with("not a .tar.gz archive"), "{error}");
+        let parsed: Derivation =
+            serde_json::from_str(r#"{"url": "u", "sha256": "s", "bytes": 1, "convert": {"tar-gz-member": "a.csv"}}"#)
+                .unwrap();
+        assert_eq!(parsed.convert, Conversion::TarGzMember("a.csv".into()));
     }
 
     #[test]
