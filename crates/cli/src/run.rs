@@ -1,4 +1,5 @@
-//! `schedlab run`, `reproduce` and `check`: load a spec, resolve it, run it with a progress bar.
+//! `schedlab run`, `report`, `reproduce` and `check`: load a spec, resolve it, run it with a
+//! progress bar (or, for `report`, write the reports from the result store).
 
 use crate::flags::{ReportArgs, RunFlags};
 use anyhow::{Context as _, Result, bail};

@@ -10,6 +10,9 @@
 //! `results/<name>/runs/` (so an interrupted sweep resumes), reports progress through a
 //! callback, and [`report`] writes `runs.csv`, tables, plots, `claims.md` and `manifest.json`,
 //! sorted by run key so that the output does not depend on the number of threads.
+//! With a [`Shard`], [`run_experiment`] runs one deterministic part of the runs (a Slurm array
+//! task, say) and writes no reports; [`report_experiment`] writes them from the store alone once
+//! every part is stored, and `index.html` ([`html`]) presents them in a browser.
 
 #![deny(missing_docs)]
 
