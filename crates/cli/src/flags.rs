@@ -26,7 +26,7 @@ pub enum Command {
         #[command(flatten)]
         options: RunFlags,
     },
-    /// Write every table, plot, claims.md and the manifest from the result store alone, after
+    /// Write every table, plot, claims.md, index.html and the manifest from the result store, after
     /// the shards of a sweep (`run --shard I/N`) are done; names any shard whose runs are missing.
     Report(ReportArgs),
     /// Write a Slurm job array for a spec: one shard per array task, then a dependent task
