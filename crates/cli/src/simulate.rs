@@ -23,7 +23,8 @@ fn cluster_section(text: &str, gpus_per_node: u32) -> Result<ClusterSection> {
     if option.is_some_and(|option| {
         option.trim().is_empty() || !option.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     }) {
-        bail!("cluster '{text}': after ':' give a GPU type name of letters, digits, '-' or '_' (e.g. philly:v100)");
+        // The caller names the flag's value: `cluster 'philly:': after ':' ...`.
+        bail!("after ':' give a GPU type name of letters, digits, '-' or '_' (e.g. philly:v100)");
     }
     Ok(match name {
         "philly" => ClusterSection::PhillyVc {

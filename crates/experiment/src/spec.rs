@@ -32,7 +32,7 @@ pub struct ExperimentSpec {
     /// Policies to compare, as `name[key=value,...]`.
     pub policies: Vec<PolicyName>,
     /// Seeds; each run's RNG seed derives from the spec, the run's parameters and this seed.
-    #[serde(default = "default_seeds")]
+    #[serde(default = "default_seeds", deserialize_with = "seeds")]
     pub seeds: Vec<u64>,
     /// Sweep axes: each key lists values; runs cover their cartesian product.
     #[serde(default)]
@@ -61,6 +61,31 @@ pub struct ExperimentSpec {
 
 fn default_seeds() -> Vec<u64> {
     vec![0]
+}
+
+/// A list of seeds, each a non-negative integer; anything else (a nested list, a quoted number)
+/// is an error that says what a seed is.
+fn seeds<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<u64>, D::Error> {
+    struct Seed(u64);
+    struct SeedVisitor;
+    impl serde::de::Visitor<'_> for SeedVisitor {
+        type Value = u64;
+        fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            formatter.write_str("a seed: a non-negative integer, as in seeds: [0, 1, 2]")
+        }
+        fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<u64, E> {
+            Ok(value)
+        }
+        fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<u64, E> {
+            u64::try_from(value).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(value), &self))
+        }
+    }
+    impl<'de> Deserialize<'de> for Seed {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Seed, D::Error> {
+            deserializer.deserialize_any(SeedVisitor).map(Seed)
+        }
+    }
+    Ok(Vec::<Seed>::deserialize(deserializer)?.into_iter().map(|Seed(seed)| seed).collect())
 }
 
 /// A policy name checked against the zoo while the spec is parsed (reading its parameters, not

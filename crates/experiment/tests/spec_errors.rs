@@ -18,6 +18,23 @@ fn a_wrong_type_names_the_line() {
 }
 
 #[test]
+fn a_seed_that_is_not_a_non_negative_integer_says_what_a_seed_is() {
+    // A nested list used to say "expected string scalar".
+    for (seeds, found) in [
+        ("[[1]]", "sequence"),
+        ("[\"8\"]", "string \"8\""),
+        ("[-1]", "integer `-1`"),
+        ("[1.5]", "floating point `1.5`"),
+    ] {
+        let message = error(&SMALL.replace("seeds: [0, 1]", &format!("seeds: {seeds}")));
+        assert!(message.contains("line 8"), "{seeds}: {message}");
+        assert!(message.contains(&format!("{found}, expected a seed: a non-negative integer")), "{seeds}: {message}");
+    }
+    let largest = parse(&SMALL.replace("seeds: [0, 1]", "seeds: [18446744073709551615]")).unwrap();
+    assert_eq!(largest.seeds, vec![u64::MAX]);
+}
+
+#[test]
 fn an_unknown_policy_is_reported_at_its_line() {
     let message = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, lass, srtf]"));
     assert!(message.contains("line 7"), "{message}");
