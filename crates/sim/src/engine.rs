@@ -216,7 +216,8 @@ fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), 
             ));
         }
         if !job.arrival.is_finite() || job.arrival < Time::ZERO {
-            return fail(format!("arrival {} must be a finite time >= 0", job.arrival));
+            // Seconds as a number: `Time`'s display would print "infs" for an infinite one.
+            return fail(format!("arrival {} s: expected a finite number of seconds >= 0", job.arrival.secs()));
         }
         if job.arrival < previous {
             return fail(format!(

@@ -125,3 +125,14 @@ fn time_slicing_with_a_slice_no_longer_than_the_restart_overhead_is_a_livelock_e
     let result = run(cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &mut policy, &config).unwrap();
     assert!(result.jobs.iter().all(|job| job.jct.is_some()));
 }
+
+#[test]
+fn an_infinite_arrival_is_refused_in_plain_seconds() {
+    let mut jobs = rigid(&[(0.0, 1, 5.0)]);
+    jobs[0].arrival = Time::from_secs(f64::INFINITY);
+    let err = run(cluster("g=4", 2), &jobs, &TraceDuration::uniform(), &mut Scripted(None), &SimConfig::default())
+        .unwrap_err()
+        .to_string();
+    // Not "infs": the seconds are printed as a number.
+    assert!(err.contains("arrival inf s: expected a finite number of seconds >= 0"), "{err}");
+}
