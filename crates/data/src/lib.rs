@@ -128,9 +128,26 @@ impl Sources {
     }
 }
 
+/// Lowercase hex of a digest.
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A local I/O error on `path`.
+fn io_error(path: &Path, error: std::io::Error) -> DataError {
+    DataError::Io { path: path.display().to_string(), message: error.to_string() }
+}
+
+/// A file beside `path` for work in progress: hidden, named by this process and `tag`, so that
+/// two processes never share one.
+fn temporary_beside(path: &Path, tag: &str) -> PathBuf {
+    let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("download");
+    path.with_file_name(format!(".{name}.{}.{tag}", std::process::id()))
+}
+
 /// Hex SHA-256 of a file.
 pub fn sha256_file(path: &Path) -> Result<String, DataError> {
-    let io = |error: std::io::Error| DataError::Io { path: path.display().to_string(), message: error.to_string() };
+    let io = |error: std::io::Error| io_error(path, error);
     let mut file = std::fs::File::open(path).map_err(io)?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
@@ -141,7 +158,7 @@ pub fn sha256_file(path: &Path) -> Result<String, DataError> {
         }
         hasher.update(&buffer[..read]);
     }
-    Ok(hasher.finalize().iter().map(|byte| format!("{byte:02x}")).collect())
+    Ok(hex(&hasher.finalize()))
 }
 
 /// The state of one file in a data directory.
@@ -284,12 +301,7 @@ fn build_from_original(
     path: &Path,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<(), DataError> {
-    let original_name = format!(
-        ".{}.original.{}",
-        path.file_name().and_then(|name| name.to_str()).unwrap_or("download"),
-        std::process::id()
-    );
-    let original_path = path.with_file_name(original_name);
+    let original_path = temporary_beside(path, "original");
     let original = SourceFile {
         path: format!("{} (original: {})", file.path, derivation.url),
         sha256: derivation.sha256.clone(),
@@ -300,18 +312,14 @@ fn build_from_original(
         derive: None,
     };
     download(&original, &derivation.url, &original_path, progress)?;
-    let io = |target: &Path, error: std::io::Error| DataError::Io {
-        path: target.display().to_string(),
-        message: error.to_string(),
-    };
-    let bytes = std::fs::read(&original_path).map_err(|error| io(&original_path, error));
+    let bytes = std::fs::read(&original_path).map_err(|error| io_error(&original_path, error));
     let _ = std::fs::remove_file(&original_path);
     let built = convert(&derivation.convert, &bytes?).map_err(|message| DataError::Download {
         path: file.path.clone(),
         url: derivation.url.clone(),
         message,
     })?;
-    let found: String = Sha256::digest(&built).iter().map(|byte| format!("{byte:02x}")).collect();
+    let found = hex(&Sha256::digest(&built));
     if found != file.sha256 {
         return Err(DataError::Checksum {
             path: file.path.clone(),
@@ -320,13 +328,9 @@ fn build_from_original(
             hint: format!("; built from {}, the result was discarded and no file was changed", derivation.url),
         });
     }
-    let temporary = path.with_file_name(format!(
-        ".{}.{}.part",
-        path.file_name().and_then(|name| name.to_str()).unwrap_or("download"),
-        std::process::id()
-    ));
-    std::fs::write(&temporary, &built).map_err(|error| io(&temporary, error))?;
-    std::fs::rename(&temporary, path).map_err(|error| io(path, error))
+    let temporary = temporary_beside(path, "part");
+    std::fs::write(&temporary, &built).map_err(|error| io_error(&temporary, error))?;
+    std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
 }
 
 fn download(
@@ -336,21 +340,13 @@ fn download(
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<(), DataError> {
     let fail = |message: String| DataError::Download { path: file.path.clone(), url: url.to_string(), message };
-    let io = |target: &Path, error: std::io::Error| DataError::Io {
-        path: target.display().to_string(),
-        message: error.to_string(),
-    };
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|error| io(parent, error))?;
+        std::fs::create_dir_all(parent).map_err(|error| io_error(parent, error))?;
     }
-    let temporary: PathBuf = path.with_file_name(format!(
-        ".{}.{}.part",
-        path.file_name().and_then(|name| name.to_str()).unwrap_or("download"),
-        std::process::id()
-    ));
+    let temporary = temporary_beside(path, "part");
     let response = ureq::get(url).call().map_err(|error| fail(error.to_string()))?;
     let mut reader = response.into_body().into_reader();
-    let mut output = std::fs::File::create(&temporary).map_err(|error| io(&temporary, error))?;
+    let mut output = std::fs::File::create(&temporary).map_err(|error| io_error(&temporary, error))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     let mut done = 0u64;
@@ -360,13 +356,13 @@ fn download(
             break;
         }
         hasher.update(&buffer[..read]);
-        output.write_all(&buffer[..read]).map_err(|error| io(&temporary, error))?;
+        output.write_all(&buffer[..read]).map_err(|error| io_error(&temporary, error))?;
         done += read as u64;
         progress(&file.path, done, file.bytes);
     }
-    output.flush().map_err(|error| io(&temporary, error))?;
+    output.flush().map_err(|error| io_error(&temporary, error))?;
     drop(output);
-    let found: String = hasher.finalize().iter().map(|byte| format!("{byte:02x}")).collect();
+    let found = hex(&hasher.finalize());
     if found != file.sha256 {
         let _ = std::fs::remove_file(&temporary);
         return Err(DataError::Checksum {
@@ -376,7 +372,7 @@ fn download(
             hint: "; the download was discarded and no file was changed".into(),
         });
     }
-    std::fs::rename(&temporary, path).map_err(|error| io(path, error))
+    std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
 }
 
 #[cfg(test)]
