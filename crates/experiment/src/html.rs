@@ -415,10 +415,7 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
         );
     }
     let _ = write!(html, "</tbody>\n</table></div>\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
-    let path = results_dir.join("index.html");
-    let temporary = results_dir.join(format!(".index.html.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, html).map_err(|error| io(&temporary, error))?;
-    std::fs::rename(&temporary, &path).map_err(|error| io(&path, error))
+    crate::store::write_atomically(&results_dir.join("index.html"), html.as_bytes())
 }
 
 #[cfg(test)]

@@ -11,6 +11,9 @@ use crate::resolve::{Experiment, Layout, Table};
 use crate::store::{RunOutcome, Store};
 use crate::values::{outcome_metric, parameter, parameter_values};
 
+/// How a table cell aggregates runs, as the Markdown and HTML tables say it.
+const AGGREGATION: &str = "mean over seeds and other sweep points, [min-max] when they differ";
+
 fn format_number(value: f64) -> String {
     if value.is_nan() {
         "-".to_string()
@@ -85,10 +88,7 @@ fn table_markdown(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome
         Layout::Metrics { rows } => ("metrics".to_string(), rows.to_string()),
         Layout::Grid { rows, columns } => (table.metrics[0].to_string(), format!("{rows} \\ {columns}")),
     };
-    let mut text = format!(
-        "{what} (table '{}'; mean over seeds and other sweep points, [min-max] when they differ)\n\n",
-        table.name
-    );
+    let mut text = format!("{what} (table '{}'; {AGGREGATION})\n\n", table.name);
     text.push_str(&format!("| {corner} | {} |\n", columns.join(" | ")));
     text.push_str(&format!("|---|{}\n", "---|".repeat(columns.len())));
     for (row, row_cells) in rows.iter().zip(cells) {
@@ -105,10 +105,8 @@ fn table_html(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) -
         Layout::Grid { rows, columns } => format!("{rows} \\ {columns}"),
     };
     let caption = match table.layout {
-        Layout::Metrics { .. } => "Mean over seeds and other sweep points, [min-max] when they differ.".to_string(),
-        Layout::Grid { .. } => {
-            format!("{}: mean over seeds and other sweep points, [min-max] when they differ.", table.metrics[0])
-        }
+        Layout::Metrics { .. } => format!("{}{}.", AGGREGATION[..1].to_uppercase(), &AGGREGATION[1..]),
+        Layout::Grid { .. } => format!("{}: {AGGREGATION}.", table.metrics[0]),
     };
     let rows = rows
         .into_iter()

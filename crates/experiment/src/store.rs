@@ -115,17 +115,22 @@ impl Store {
     }
 
     fn write_atomic(&self, path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
-        let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or("file");
-        let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-        // A failed write or rename (a full disk, say) leaves no temporary file behind.
-        let result = std::fs::write(&temporary, contents)
-            .map_err(|error| io_error(&temporary, error))
-            .and_then(|()| std::fs::rename(&temporary, path).map_err(|error| io_error(path, error)));
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temporary);
-        }
-        result
+        write_atomically(path, contents)
     }
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename. A failed write or
+/// rename (a full disk, say) leaves no temporary file behind.
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), ExperimentError> {
+    let file_name = path.file_name().and_then(|name| name.to_str()).unwrap_or("file");
+    let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&temporary, contents)
+        .map_err(|error| io_error(&temporary, error))
+        .and_then(|()| std::fs::rename(&temporary, path).map_err(|error| io_error(path, error)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result
 }
 
 #[cfg(test)]
