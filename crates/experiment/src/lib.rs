@@ -19,6 +19,7 @@
 pub mod axis;
 pub mod claims;
 pub mod html;
+pub mod lock;
 pub mod manifest;
 pub mod metric;
 pub mod plan;
@@ -75,6 +76,9 @@ pub enum ExperimentError {
     /// Occurs when a report is asked of a store that lacks runs (naming the shards they belong to).
     #[error("{0}")]
     Incomplete(String),
+    /// Occurs when another process holds the result store (see [`lock`]).
+    #[error("{0}")]
+    Busy(String),
     /// Occurs when results cannot be written.
     #[error("{path}: {message}")]
     Io {

@@ -1,6 +1,7 @@
 //! The parallel sweep runner.
 
 use crate::axis::Axis;
+use crate::lock::{Access, StoreLock};
 use crate::plan::RunPlan;
 use crate::prepare::{PreparedWorkload, Setup};
 use crate::resolve::Experiment;
@@ -260,6 +261,8 @@ pub fn run_experiment(
 ) -> Result<ExperimentResult, ExperimentError> {
     let setup = &experiment.setup;
     let store = Store::open(&options.results_dir.join(experiment.name()))?;
+    let access = options.shard.map_or(Access::Whole, Access::Shard);
+    let _lock = StoreLock::acquire(store.dir(), access)?;
     let identity = Identity::new(experiment, options, progress)?;
     let pool = thread_pool(options.threads)?;
     let mut plans = experiment.runs();
@@ -424,6 +427,7 @@ pub fn report_experiment(
         )));
     }
     let store = Store::open(&dir)?;
+    let _lock = StoreLock::acquire(store.dir(), Access::Whole)?;
     let identity = Identity::new(experiment, options, progress)?;
     let plans = experiment.runs();
     let stored: Vec<Option<RunOutcome>> =

@@ -133,3 +133,24 @@ fn a_report_names_the_shard_whose_runs_are_missing_and_resumes_after_it_reruns()
     let merged = report(&results).unwrap();
     assert_eq!(merged.outcomes.len(), 12);
 }
+
+#[test]
+fn a_store_in_use_is_refused_at_once_and_shards_run_beside_each_other() {
+    use schedlab_experiment::lock::{Access, StoreLock};
+    let results = temp_dir("store-in-use");
+    std::fs::create_dir_all(results.join("small/runs")).unwrap();
+    // Another process running shard 1/3 (a lock held through another open file).
+    let other = StoreLock::acquire(&results.join("small"), Access::Shard(Shard { index: 1, count: 3 })).unwrap();
+    let whole = run(SMALL, &results, 1).unwrap_err().to_string();
+    assert!(whole.contains("small: the result store is in use by another schedlab process"), "{whole}");
+    assert!(report(&results).unwrap_err().contains("in use"));
+    assert_eq!(run_shard(&results, 0, 3).ran, 4, "another shard runs beside it");
+    let options =
+        RunOptions { results_dir: results.clone(), shard: Some(Shard { index: 1, count: 3 }), ..RunOptions::default() };
+    let same = run_experiment(&parse(SMALL).unwrap(), &options, &no_progress).unwrap_err().to_string();
+    assert!(same.contains("another process running shard 1/3"), "{same}");
+    drop(other);
+    run_shard(&results, 1, 3);
+    run_shard(&results, 2, 3);
+    assert_eq!(report(&results).unwrap().outcomes.len(), 12);
+}
