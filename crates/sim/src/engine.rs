@@ -103,6 +103,28 @@ const MAX_IDLE_DECISIONS: u32 = 10_000;
 /// longer than the restart overhead.
 const MAX_WASTED_STOPS: u32 = 100_000;
 
+/// Once no arrivals are left, this many decisions in a row in which no job progresses (those
+/// running are all at rate 0, or still paying restart overheads) and none finishes is a stall,
+/// whatever the policy repeats.
+const MAX_STAGNANT_DECISIONS: u32 = 100_000;
+
+/// The progress watchdog compares the running jobs' progress every this many decisions (its
+/// cost stays far below the decisions' own).
+const PROGRESS_CHECK_EVERY: u32 = 1_024;
+
+/// What the progress watchdog has seen since jobs last progressed.
+#[derive(Default)]
+struct ProgressWatchdog {
+    /// Decisions since the running jobs' progress last moved (or since the count started).
+    decisions: u32,
+    /// How many of them changed an allocation.
+    changes: u32,
+    /// When the count started.
+    since: Time,
+    /// The active jobs' progress at the last check, if there was one.
+    progress: Option<Vec<f64>>,
+}
+
 struct Engine<'a> {
     cluster: ClusterView,
     workload: &'a [JobSpec],
@@ -126,6 +148,8 @@ struct Engine<'a> {
     /// Preemptions in a row of jobs that had made no progress since they started (see
     /// [`MAX_WASTED_STOPS`]).
     wasted_stops: u32,
+    /// The progress watchdog (see [`MAX_STAGNANT_DECISIONS`]).
+    watchdog: ProgressWatchdog,
     timeline: BusyTimeline,
     arrived: Vec<JobId>,
     finished: Vec<JobId>,
@@ -185,6 +209,7 @@ pub fn run(
         decisions: 0,
         idle_decisions: 0,
         wasted_stops: 0,
+        watchdog: ProgressWatchdog::default(),
         arrived: Vec::new(),
         finished: Vec::new(),
         rate_changed: Vec::new(),
@@ -655,7 +680,62 @@ impl Engine<'_> {
         if self.config.check_invariants {
             self.check_invariants()?;
         }
-        self.check_stall(changed)
+        self.check_stall(changed)?;
+        self.check_progress(changed)
+    }
+
+    /// Fails when, with no arrivals left, [`MAX_STAGNANT_DECISIONS`] decisions in a row saw no job
+    /// finish and no job's progress move.
+    fn check_progress(&mut self, changed: bool) -> Result<(), SimError> {
+        let watchdog = &mut self.watchdog;
+        if self.next_arrival < self.workload.len() || !self.finished.is_empty() {
+            *watchdog = ProgressWatchdog::default();
+            return Ok(());
+        }
+        if watchdog.decisions == 0 {
+            watchdog.since = self.now;
+        }
+        watchdog.decisions += 1;
+        watchdog.changes += u32::from(changed);
+        if watchdog.decisions % PROGRESS_CHECK_EVERY != 0 {
+            return Ok(());
+        }
+        let now = self.now;
+        // With no arrivals and no finishes since the count started, the active jobs are the same.
+        let progress: Vec<f64> = self.jobs.active().map(|view| view.progress(now)).collect();
+        let moved = watchdog
+            .progress
+            .as_ref()
+            .is_some_and(|before| progress.iter().zip(before).any(|(current, before)| current > before));
+        if moved {
+            *watchdog = ProgressWatchdog { since: now, progress: Some(progress), ..ProgressWatchdog::default() };
+            return Ok(());
+        }
+        watchdog.progress = Some(progress);
+        if watchdog.decisions < MAX_STAGNANT_DECISIONS {
+            return Ok(());
+        }
+        let first = self.jobs.running().next().or_else(|| self.jobs.queued().next()).expect("jobs are active");
+        Err(SimError::Stalled {
+            policy: self.policy_name.clone(),
+            time: now,
+            message: format!(
+                "no job progressed over {} decisions in a row (from {} on, no arrivals left, no job finished); \
+                 {} of them started, preempted or reconfigured jobs, the others changed nothing; {} jobs run and \
+                 {} wait (the first is {}, {} on {} GPUs, at {} of its {} steps, productive from {})",
+                watchdog.decisions,
+                watchdog.since,
+                watchdog.changes,
+                self.jobs.n_running(),
+                self.jobs.n_queued(),
+                first.id,
+                if first.allocation.is_some() { "running" } else { "waiting" },
+                first.allocation.as_ref().map_or(0, |allocation| allocation.gpus()),
+                first.progress(now),
+                self.workload[first.id.index()].work,
+                first.productive_from(),
+            ),
+        })
     }
 
     /// Appends a sample for each traced job whose GPUs, nodes or batch changed at this instant

@@ -137,6 +137,46 @@ fn a_job_at_rate_zero_holds_its_gpus_and_a_run_left_with_only_such_jobs_is_an_er
 }
 
 #[test]
+fn a_policy_that_keeps_deciding_while_no_running_job_progresses_is_stopped_by_the_watchdog() {
+    // J0 runs at rate 0 for ever. The policy asks for a tick every 10 s (so the run would never
+    // end) and, in the second variant, restarts the job at every tick.
+    struct TickForever {
+        restart: bool,
+        calls: u32,
+    }
+    impl Policy for TickForever {
+        fn name(&self) -> &str {
+            "tick-forever"
+        }
+        fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+            self.calls += 1;
+            let next_tick = Some(context.now + 10.0);
+            Ok(match (self.calls, self.restart) {
+                (1, _) => Decision { next_tick, ..start(0) },
+                (_, true) if self.calls % 2 == 0 => Decision { preempt: vec![JobId(0)], next_tick, ..Decision::none() },
+                (_, true) => Decision { next_tick, ..start(0) },
+                (_, false) => Decision { next_tick, ..Decision::none() },
+            })
+        }
+    }
+    let frozen = Stepped { breaks: vec![(0.0, 0.0)] };
+    let mut ticking = TickForever { restart: false, calls: 0 };
+    let error = run(cluster("g=1", 1), &one_job(10.0), &frozen, &mut ticking, &config()).unwrap_err();
+    assert!(matches!(error, SimError::Stalled { .. }), "{error}");
+    let text = error.to_string();
+    assert!(text.contains("policy 'tick-forever' stalled"), "{text}");
+    assert!(text.contains("no job progressed over 100352 decisions in a row"), "{text}");
+    assert!(text.contains("; 1 of them started, preempted or reconfigured jobs"), "{text}");
+    assert!(text.contains("the first is job 0, running on 1 GPUs, at 0 of its 10 steps"), "{text}");
+    assert!(ticking.calls <= 100_000 + 1_024 + 1, "stopped within one check: {}", ticking.calls);
+
+    let mut restarting = TickForever { restart: true, calls: 0 };
+    let text = run(cluster("g=1", 1), &one_job(10.0), &frozen, &mut restarting, &config()).unwrap_err().to_string();
+    assert!(text.contains("no job progressed"), "{text}");
+    assert!(text.contains("; 100352 of them started, preempted"), "the restarts are counted: {text}");
+}
+
+#[test]
 fn a_segment_that_does_not_end_beyond_the_progress_is_refused() {
     struct Stuck;
     impl PerfModel for Stuck {
