@@ -19,3 +19,5 @@ mod pollux;
 mod html;
 // Reports that span experiments.
 mod reports;
+// Random small workloads run by every policy of the zoo: no panic, no hang, no broken invariant.
+mod properties;
