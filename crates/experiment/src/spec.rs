@@ -408,13 +408,101 @@ impl ExperimentSpec {
     /// checked here (keys, types, policy names and parameters, metric and axis names, each at
     /// its line); resolution (`Experiment::resolve`) does the rest.
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
-        // YAML 1.2 booleans only: `yes`, `on` and the like are refused where a boolean is expected.
-        let options = serde_saphyr::options! { strict_booleans: true };
-        serde_saphyr::from_str_with_options(text, options).map_err(|error| {
-            // The library's message starts with its own "error: "; the binary adds one already.
-            let message = error.to_string();
-            let message = message.strip_prefix("error: ").unwrap_or(&message).to_string();
-            ExperimentError::Spec { path: origin.to_string(), message }
-        })
+        let spec_error = |message: String| ExperimentError::Spec { path: origin.to_string(), message };
+        let spec = parse_yaml(text).map_err(spec_error)?;
+        // A quoted number or boolean is text: where a number or boolean is expected it is refused,
+        // as the README says of wrong types (serde-saphyr would read "8" as 8). The spec is read
+        // again with each quoted look-alike tagged `!!str`, which typed fields refuse and text
+        // fields take as before; a failure there names the quoted value.
+        let look_alikes = quoted_look_alikes(text);
+        if look_alikes.is_empty() {
+            return Ok(spec);
+        }
+        let mut tagged = String::with_capacity(text.len() + 6 * look_alikes.len());
+        let mut copied = 0;
+        for quoted in &look_alikes {
+            tagged.push_str(&text[copied..quoted.offset]);
+            tagged.push_str(STR_TAG);
+            copied = quoted.offset;
+        }
+        tagged.push_str(&text[copied..]);
+        match parse_yaml(&tagged) {
+            Ok(_) => Ok(spec),
+            Err(message) => Err(spec_error(quoted_value_message(&look_alikes, &message))),
+        }
     }
+}
+
+/// The tag that marks a quoted look-alike as text in the second reading.
+const STR_TAG: &str = "!!str ";
+
+fn parse_yaml(text: &str) -> Result<ExperimentSpec, String> {
+    // YAML 1.2 booleans only: `yes`, `on` and the like are refused where a boolean is expected.
+    let options = serde_saphyr::options! { strict_booleans: true };
+    serde_saphyr::from_str_with_options(text, options).map_err(|error| {
+        // The library's message starts with its own "error: "; the binary adds one already.
+        let message = error.to_string();
+        message.strip_prefix("error: ").unwrap_or(&message).to_string()
+    })
+}
+
+/// A quoted scalar whose text reads as a number or a boolean.
+#[derive(Debug)]
+struct QuotedLookAlike {
+    /// Byte offset of its opening quote.
+    offset: usize,
+    /// 1-based line and column of the opening quote.
+    line: usize,
+    column: usize,
+    /// The text between the quotes.
+    value: String,
+}
+
+/// Every untagged quoted scalar of `text` whose value parses as a number or is `true`/`false`.
+fn quoted_look_alikes(text: &str) -> Vec<QuotedLookAlike> {
+    use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle};
+    let mut found = Vec::new();
+    for event in Parser::new_from_str(text) {
+        // Syntax errors were reported by the first reading.
+        let Ok((Event::Scalar(value, style, _, tag), span)) = event else { continue };
+        let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+        let looks_typed = value.trim().parse::<f64>().is_ok() || ["true", "false"].contains(&value.trim());
+        if let (true, true, None, Some(offset)) = (quoted, looks_typed, tag, span.start.byte_offset()) {
+            let (line, column) = (span.start.line(), span.start.col() + 1);
+            found.push(QuotedLookAlike { offset, line, column, value: value.to_string() });
+        }
+    }
+    found.sort_by_key(|quoted| quoted.offset);
+    found
+}
+
+/// The error for a quoted look-alike where a number or boolean is expected: the one on the
+/// error's line (the second reading's columns are shifted by the tags before it on the line).
+fn quoted_value_message(look_alikes: &[QuotedLookAlike], message: &str) -> String {
+    let line = message
+        .split("line ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse::<usize>().ok());
+    let on_line: Vec<&QuotedLookAlike> = look_alikes.iter().filter(|quoted| Some(quoted.line) == line).collect();
+    let quoted = match on_line.as_slice() {
+        [one] => *one,
+        _ => {
+            let values: Vec<String> =
+                look_alikes.iter().map(|quoted| format!("line {}: \"{}\"", quoted.line, quoted.value)).collect();
+            return format!(
+                "a quoted number or boolean is text, but a number or boolean is expected ({}); write it \
+                 without quotes ({message})",
+                values.join(", ")
+            );
+        }
+    };
+    let what = if ["true", "false"].contains(&quoted.value.trim()) { "boolean" } else { "number" };
+    format!(
+        "line {} column {}: \"{}\" is quoted, so it is text, but a {what} is expected here: write {} without quotes",
+        quoted.line,
+        quoted.column,
+        quoted.value,
+        quoted.value.trim()
+    )
 }

@@ -151,6 +151,32 @@ fn yaml_1_1_booleans_are_refused() {
     let message = error(&format!("{SMALL}sim: {{overhead_on_first_start: yes}}\n"));
     assert!(message.contains("line 16") && message.contains("invalid boolean"), "{message}");
     assert!(!message.contains("error:"), "one 'error:' prefix, the binary's: {message}");
+    // Also inside the generator's externally tagged enum.
+    let message = error(&SMALL.replace("multi_gpu: true", "multi_gpu: yes"));
+    assert!(message.contains("line 4") && message.contains("invalid boolean"), "{message}");
+}
+
+#[test]
+fn quoted_numbers_and_booleans_are_refused_where_numbers_and_booleans_are_expected() {
+    // serde-saphyr reads "8" as 8 in a number field; the README says wrong types are errors.
+    for (spec, line, column, value, what) in [
+        (SMALL.replace("{jobs: 60,", "{jobs: \"60\","), 4, 30, "60", "number"),
+        (SMALL.replace("rate_per_hour: [0.5, 1.0]", "rate_per_hour: [0.5, '1.0']"), 10, 24, "1.0", "number"),
+        (format!("{SMALL}sim: {{overhead_on_first_start: \"true\"}}\n"), 16, 32, "true", "boolean"),
+        (format!("{SMALL}sim:\n  restart_overhead: \"30\"\n"), 17, 21, "30", "number"),
+    ] {
+        let message = error(&spec);
+        let expected = format!(
+            "line {line} column {column}: \"{value}\" is quoted, so it is text, but a {what} is expected here: \
+             write {value} without quotes"
+        );
+        assert!(message.contains(&expected), "{message}\nexpected: {expected}");
+    }
+    // Text that looks like a number stays text where text is expected.
+    let named = parse(&SMALL.replace("name: small", "name: \"2024\"")).unwrap();
+    assert_eq!(named.name(), "2024");
+    let quoted_policy = parse(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [\"fifo\", 'las', srtf]"));
+    assert!(quoted_policy.is_ok());
 }
 
 #[test]
