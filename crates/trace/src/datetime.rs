@@ -1,111 +1,128 @@
-//! Naive date-times (`%Y-%m-%d %H:%M:%S`) to seconds, without a time-zone database.
+//! Naive date-times (`%Y-%m-%d %H:%M:%S`) to seconds, and US-Pacific wall clock to UTC.
+//!
+//! The calendar and the time-zone rules are jiff's, with its bundled copy of the IANA database
+//! (never the machine's), so a load gives the same seconds on every machine.
 
-/// Days from 1970-01-01 to the given civil date (proleptic Gregorian), after H. Hinnant's
-/// `days_from_civil`.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = if year >= 0 { year } else { year - 399 } / 400;
-    let year_of_era = year - era * 400;
-    let month = i64::from(month);
-    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
+use jiff::Timestamp;
+use jiff::civil::DateTime;
+use jiff::tz::{AmbiguousOffset, TimeZone};
+use std::sync::OnceLock;
 
-fn is_leap(year: i64) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-}
-
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        _ if is_leap(year) => 29,
-        _ => 28,
-    }
-}
-
-/// Parses `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`, as midnight) into seconds since
-/// 1970-01-01 00:00:00 of the same wall clock. Returns `None` if malformed or out of range.
-pub fn parse_naive(text: &str) -> Option<i64> {
+/// Splits `YYYY-MM-DD[ HH:MM:SS]` (or with `T`) into a civil date-time and a leap second flag
+/// (`:60`, read as the next second).
+fn split(text: &str) -> Option<(DateTime, bool)> {
     let text = text.trim();
     let (date, time) = match text.split_once([' ', 'T']) {
         Some((date, time)) => (date, Some(time)),
         None => (text, None),
     };
     let mut date_parts = date.split('-');
-    let year: i64 = date_parts.next()?.parse().ok()?;
-    let month: u32 = date_parts.next()?.parse().ok()?;
-    let day: u32 = date_parts.next()?.parse().ok()?;
-    if date_parts.next().is_some() || !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+    let year: i16 = date_parts.next()?.parse().ok()?;
+    let month: i8 = date_parts.next()?.parse().ok()?;
+    let day: i8 = date_parts.next()?.parse().ok()?;
+    if date_parts.next().is_some() {
         return None;
     }
-    let seconds = match time {
-        None => 0,
+    let (hour, minute, second) = match time {
+        None => (0, 0, 0),
         Some(time) => {
             let mut parts = time.split(':');
-            let hour: i64 = parts.next()?.parse().ok()?;
-            let minute: i64 = parts.next()?.parse().ok()?;
-            let second: i64 = parts.next()?.parse().ok()?;
-            if parts.next().is_some() || hour > 23 || minute > 59 || second > 60 || hour < 0 || minute < 0 || second < 0
-            {
+            let hour: i8 = parts.next()?.parse().ok()?;
+            let minute: i8 = parts.next()?.parse().ok()?;
+            let second: i8 = parts.next()?.parse().ok()?;
+            if parts.next().is_some() {
                 return None;
             }
-            hour * 3600 + minute * 60 + second
+            (hour, minute, second)
         }
     };
-    Some(days_from_civil(year, month, day) * 86_400 + seconds)
+    let leap = second == 60;
+    let datetime = DateTime::new(year, month, day, hour, minute, if leap { 59 } else { second }, 0).ok()?;
+    Some((datetime, leap))
 }
 
-/// Returns the weekday (0 = Sunday) of a day count since 1970-01-01 (a Thursday).
-fn weekday(days: i64) -> i64 {
-    (days + 4).rem_euclid(7)
+/// Parses `YYYY-MM-DD HH:MM:SS` (or `YYYY-MM-DD`, as midnight) into seconds since
+/// 1970-01-01 00:00:00 of the same wall clock. Returns `None` if malformed or out of range
+/// (years -9999 to 9999).
+pub fn parse_naive(text: &str) -> Option<i64> {
+    let (datetime, leap) = split(text)?;
+    let seconds = TimeZone::UTC.to_timestamp(datetime).ok()?.as_second();
+    Some(seconds + i64::from(leap))
 }
 
-/// Returns the day count of the `n`-th Sunday (1-based) of a month.
-fn nth_sunday(year: i64, month: u32, n: i64) -> i64 {
-    let first = days_from_civil(year, month, 1);
-    let offset = (7 - weekday(first)) % 7;
-    first + offset + 7 * (n - 1)
+/// The wall-clock date-time of naive seconds (as from [`parse_naive`]).
+fn civil(wall_seconds: i64) -> Option<DateTime> {
+    Some(Timestamp::from_second(wall_seconds).ok()?.to_zoned(TimeZone::UTC).datetime())
 }
 
-/// Converts US-Pacific wall-clock seconds (as from [`parse_naive`]) to UTC seconds, with the
-/// US daylight-saving rules in force since 2007 (second Sunday of March, 02:00, to the first
-/// Sunday of November, 02:00). The repeated hour in November is read as daylight time.
-pub fn pacific_to_utc(wall_seconds: i64) -> i64 {
-    let days = wall_seconds.div_euclid(86_400);
-    // Year of the wall-clock date.
-    let year = {
-        let mut year = 1970 + days / 366;
-        while days_from_civil(year + 1, 1, 1) <= days {
-            year += 1;
+/// US-Pacific time (America/Los_Angeles) from the bundled database.
+fn pacific() -> &'static TimeZone {
+    static PACIFIC: OnceLock<TimeZone> = OnceLock::new();
+    PACIFIC.get_or_init(|| {
+        jiff::tz::db().get("America/Los_Angeles").expect("jiff's bundled database has America/Los_Angeles")
+    })
+}
+
+/// How a US-Pacific wall-clock time reads in UTC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacificReading {
+    /// One reading.
+    Unambiguous(i64),
+    /// In the hour repeated when daylight time ends: the daylight (earlier) and the standard
+    /// (later) reading.
+    Fold {
+        /// As daylight time.
+        daylight: i64,
+        /// As standard time.
+        standard: i64,
+    },
+}
+
+impl PacificReading {
+    /// The reading by the usual rule: daylight time in the repeated hour (the earlier instant),
+    /// and, for a time the clocks skipped in spring, the offset before the jump (jiff's
+    /// "compatible" rule, as Temporal and java.time).
+    pub fn usual(self) -> i64 {
+        match self {
+            PacificReading::Unambiguous(seconds) | PacificReading::Fold { daylight: seconds, .. } => seconds,
         }
-        while days_from_civil(year, 1, 1) > days {
-            year -= 1;
+    }
+
+    /// The latest reading (standard time in the repeated hour).
+    pub fn latest(self) -> i64 {
+        match self {
+            PacificReading::Unambiguous(seconds) | PacificReading::Fold { standard: seconds, .. } => seconds,
         }
-        year
-    };
-    let dst_start = nth_sunday(year, 3, 2) * 86_400 + 2 * 3600;
-    let dst_end = nth_sunday(year, 11, 1) * 86_400 + 2 * 3600;
-    let offset_hours = if wall_seconds >= dst_start && wall_seconds < dst_end { 7 } else { 8 };
-    wall_seconds + offset_hours * 3600
+    }
+}
+
+/// Reads US-Pacific wall-clock seconds (as from [`parse_naive`]) as UTC seconds.
+pub fn pacific_reading(wall_seconds: i64) -> Option<PacificReading> {
+    let datetime = civil(wall_seconds)?;
+    let ambiguous = pacific().to_ambiguous_timestamp(datetime);
+    let as_utc = |offset: jiff::tz::Offset| wall_seconds - i64::from(offset.seconds());
+    Some(match ambiguous.offset() {
+        AmbiguousOffset::Fold { before, after } => {
+            PacificReading::Fold { daylight: as_utc(before), standard: as_utc(after) }
+        }
+        AmbiguousOffset::Unambiguous { .. } | AmbiguousOffset::Gap { .. } => {
+            PacificReading::Unambiguous(ambiguous.compatible().ok()?.as_second())
+        }
+    })
+}
+
+/// Converts US-Pacific wall-clock seconds to UTC seconds by the usual rule
+/// ([`PacificReading::usual`]).
+pub fn pacific_to_utc(wall_seconds: i64) -> Option<i64> {
+    pacific_reading(wall_seconds).map(PacificReading::usual)
 }
 
 /// Formats seconds since the epoch as `YYYY-MM-DD HH:MM:SS`.
 pub fn format_naive(seconds: i64) -> String {
-    let days = seconds.div_euclid(86_400);
-    let rest = seconds.rem_euclid(86_400);
-    // Inverse of days_from_civil (Hinnant's civil_from_days).
-    let z = days + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let day_of_era = z - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", rest / 3600, rest % 3600 / 60, rest % 60)
+    match civil(seconds) {
+        Some(datetime) => datetime.strftime("%Y-%m-%d %H:%M:%S").to_string(),
+        None => format!("{seconds} s since 1970-01-01"),
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +134,7 @@ mod tests {
         assert_eq!(parse_naive("1970-01-01 00:00:00"), Some(0));
         assert_eq!(parse_naive("2017-10-09 07:01:55"), Some(1_507_532_515));
         assert_eq!(parse_naive("2017-10-09"), Some(1_507_507_200));
+        assert_eq!(parse_naive("2016-12-31 23:59:60"), parse_naive("2017-01-01 00:00:00"));
         assert_eq!(format_naive(1_507_532_515), "2017-10-09 07:01:55");
         assert_eq!(format_naive(parse_naive("2000-02-29 23:59:59").unwrap()), "2000-02-29 23:59:59");
         for bad in ["", "None", "2017-13-01 00:00:00", "2017-02-29 00:00:00", "2017-10-09 24:00:00", "2017-10-09 07:01"]
@@ -128,14 +146,26 @@ mod tests {
     #[test]
     fn pacific_time_follows_daylight_saving() {
         // 2017: DST from Sunday 12 March 02:00 to Sunday 5 November 02:00.
+        let utc = |text: &str| pacific_to_utc(parse_naive(text).unwrap()).unwrap();
         let winter = parse_naive("2017-01-15 12:00:00").unwrap();
         let summer = parse_naive("2017-07-15 12:00:00").unwrap();
-        assert_eq!(pacific_to_utc(winter) - winter, 8 * 3600);
-        assert_eq!(pacific_to_utc(summer) - summer, 7 * 3600);
-        let before = parse_naive("2017-03-12 01:59:59").unwrap();
-        let after = parse_naive("2017-03-12 03:00:00").unwrap();
-        assert_eq!(pacific_to_utc(after) - pacific_to_utc(before), 1);
+        assert_eq!(utc("2017-01-15 12:00:00") - winter, 8 * 3600);
+        assert_eq!(utc("2017-07-15 12:00:00") - summer, 7 * 3600);
+        assert_eq!(utc("2017-03-12 03:00:00") - utc("2017-03-12 01:59:59"), 1);
+        // Skipped in spring: 02:30 does not exist; it reads with the offset before the jump.
+        assert_eq!(utc("2017-03-12 02:30:00"), utc("2017-03-12 03:30:00"));
         let november = parse_naive("2017-11-05 02:00:00").unwrap();
-        assert_eq!(pacific_to_utc(november) - november, 8 * 3600);
+        assert_eq!(utc("2017-11-05 02:00:00") - november, 8 * 3600);
+    }
+
+    #[test]
+    fn the_repeated_hour_has_two_readings_an_hour_apart() {
+        let wall = parse_naive("2017-11-05 01:30:00").unwrap();
+        let reading = pacific_reading(wall).unwrap();
+        assert_eq!(reading, PacificReading::Fold { daylight: wall + 7 * 3600, standard: wall + 8 * 3600 });
+        assert_eq!(reading.usual(), wall + 7 * 3600);
+        assert_eq!(reading.latest(), wall + 8 * 3600);
+        let after = parse_naive("2017-11-05 02:00:00").unwrap();
+        assert_eq!(pacific_reading(after), Some(PacificReading::Unambiguous(after + 8 * 3600)));
     }
 }

@@ -146,6 +146,8 @@ pub struct LoadSummary {
     pub kept: usize,
     /// Rows left out, with the reason and how many.
     pub dropped: Vec<(String, usize)>,
+    /// Rows kept after a documented correction, with the correction and how many.
+    pub adjusted: Vec<(String, usize)>,
 }
 
 impl LoadSummary {
@@ -154,6 +156,14 @@ impl LoadSummary {
         match self.dropped.iter_mut().find(|(known, _)| known == reason) {
             Some((_, count)) => *count += 1,
             None => self.dropped.push((reason.to_string(), 1)),
+        }
+    }
+
+    /// Counts one row kept after `correction`.
+    pub fn adjust_row(&mut self, correction: &str) {
+        match self.adjusted.iter_mut().find(|(known, _)| known == correction) {
+            Some((_, count)) => *count += 1,
+            None => self.adjusted.push((correction.to_string(), 1)),
         }
     }
 }

@@ -438,6 +438,9 @@ pub fn summary_line(trace: &Trace) -> String {
     for (reason, count) in &trace.summary.dropped {
         line.push_str(&format!(", {count} left out: {reason}"));
     }
+    for (correction, count) in &trace.summary.adjusted {
+        line.push_str(&format!(", {count} kept where {correction}"));
+    }
     line
 }
 

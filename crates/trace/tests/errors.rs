@@ -47,6 +47,70 @@ fn philly_raw_bad_times_name_the_job_and_field() {
     assert!(error(TraceFormat::PhillyRaw, "raw-json", "r.json", "[{").contains("invalid JSON"));
 }
 
+/// A raw Philly log of one job with one attempt from `start` to `end`, on `detail`.
+fn raw_job(start: &str, end: &str, detail: &str) -> String {
+    format!(
+        r#"[{{"status": "Pass", "vc": "v", "jobid": "a1", "user": "u", "submitted_time": "2017-11-05 00:30:00",
+        "attempts": [{{"start_time": "{start}", "end_time": "{end}", "detail": {detail}}}]}}]"#
+    )
+}
+
+#[test]
+fn philly_raw_reads_an_attempt_across_the_fall_back_hour_and_counts_it() {
+    // 2017-11-05: Pacific clocks went from 01:59:59 daylight back to 01:00:00 standard. An attempt
+    // from 01:30 (daylight) to 01:20 (standard) ran 50 minutes; it used to fail the whole load.
+    let one_gpu = r#"[{"ip": "m1", "gpus": ["gpu0"]}]"#;
+    let path = crate::common::temp_file(
+        "fall-back",
+        "r.json",
+        &raw_job("2017-11-05 01:30:00", "2017-11-05 01:20:00", one_gpu),
+    );
+    let trace = TraceFormat::PhillyRaw.load(&path).unwrap();
+    assert_eq!(trace.jobs[0].duration, Some(50.0 * 60.0));
+    assert_eq!(trace.summary.adjusted, vec![(schedlab_trace::formats::philly::FALL_BACK_READING.to_string(), 1)]);
+    let line = schedlab_trace::spec::summary_line(&trace);
+    assert!(line.contains("1 kept where an attempt spans the end of daylight time"), "{line}");
+    // Inside the repeated hour in order: daylight time for both, nothing adjusted.
+    let path = crate::common::temp_file(
+        "fall-back-ordered",
+        "r.json",
+        &raw_job("2017-11-05 01:10:00", "2017-11-05 01:20:00", one_gpu),
+    );
+    let trace = TraceFormat::PhillyRaw.load(&path).unwrap();
+    assert_eq!((trace.jobs[0].duration, trace.summary.adjusted.len()), (Some(600.0), 0));
+    // No reading makes sense: an error naming the job and attempt.
+    assert_eq!(
+        error(
+            TraceFormat::PhillyRaw,
+            "backwards",
+            "r.json",
+            &raw_job("2017-11-05 03:30:00", "2017-11-05 03:20:00", one_gpu)
+        ),
+        "r.json:1: job 'a1': attempts[0] ends before it starts, in every reading of the wall clock (US-Pacific)"
+    );
+}
+
+#[test]
+fn philly_raw_details_and_gpus_must_be_arrays() {
+    for (detail, field, found) in [
+        ("5", "attempts[0].detail", "5"),
+        (r#"{"ip": "m1"}"#, "attempts[0].detail", r#"{"ip":"m1"}"#),
+        (r#"[{"ip": "m1", "gpus": 2}]"#, "attempts[0].detail[0].gpus", "2"),
+        (r#"[{"ip": "m1"}]"#, "attempts[0].detail[0].gpus", "nothing"),
+    ] {
+        let message = error(
+            TraceFormat::PhillyRaw,
+            "detail",
+            "r.json",
+            &raw_job("2017-10-01 00:00:10", "2017-10-01 01:00:00", detail),
+        );
+        assert!(message.starts_with(&format!("r.json:1: job 'a1': field '{field}': expected an array")), "{message}");
+        assert!(message.ends_with(&format!("got {found}")), "{message}");
+    }
+    let missing = raw_job("2017-10-01 00:00:10", "2017-10-01 01:00:00", "0").replace(r#", "detail": 0"#, "");
+    assert!(error(TraceFormat::PhillyRaw, "no-detail", "r.json", &missing).ends_with("got nothing"));
+}
+
 #[test]
 fn helios_unknown_state_lists_the_valid_ones() {
     let csv = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n\

@@ -1,7 +1,7 @@
 //! Philly: the Pollux/Sia CSV, Gavel's (duration, GPUs) distribution, and the raw job log.
 
 use crate::csvfile::CsvFile;
-use crate::datetime::{pacific_to_utc, parse_naive};
+use crate::datetime::{PacificReading, pacific_reading, parse_naive};
 use crate::{Clock, Trace, TraceError, TraceJob};
 use schedlab_core::TraceStatus;
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,10 @@ pub struct PhillyRawOptions {
     pub clock: PhillyClock,
 }
 
+/// The load summary's note for attempts read across the end of daylight time.
+pub const FALL_BACK_READING: &str =
+    "an attempt spans the end of daylight time (its start read as daylight time, its end as standard time)";
+
 fn time_field(value: Option<&serde_json::Value>) -> Result<Option<&str>, String> {
     match value {
         None | Some(serde_json::Value::Null) => Ok(None),
@@ -118,8 +122,8 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
     let jobs = value.as_array().ok_or_else(|| TraceError::row(path, 1, "expected a JSON array of jobs"))?;
     let mut trace = Trace::new("philly-raw", path, Clock::WallClock);
     let convert = |seconds: i64| match options.clock {
-        PhillyClock::Pacific => pacific_to_utc(seconds),
-        PhillyClock::Naive => seconds,
+        PhillyClock::Pacific => pacific_reading(seconds),
+        PhillyClock::Naive => Some(PacificReading::Unambiguous(seconds)),
     };
     for (index, job) in jobs.iter().enumerate() {
         trace.summary.rows += 1;
@@ -127,15 +131,17 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
         let id = job.get("jobid").and_then(serde_json::Value::as_str).unwrap_or("?");
         let fail =
             |message: String| TraceError::row(path, line, format!("job '{}': {message}", crate::text::shown(id)));
-        let parse_time = |field: &str, value: Option<&serde_json::Value>| -> Result<Option<i64>, TraceError> {
+        let parse_time = |field: &str,
+                          value: Option<&serde_json::Value>|
+         -> Result<Option<PacificReading>, TraceError> {
             match time_field(value).map_err(|message| fail(format!("field '{field}': {message}")))? {
                 None => Ok(None),
-                Some(text) => parse_naive(text).map(|seconds| Some(convert(seconds))).ok_or_else(|| {
+                Some(text) => parse_naive(text).and_then(convert).map(Some).ok_or_else(|| {
                     fail(format!("field '{field}': expected '%Y-%m-%d %H:%M:%S', got '{}'", crate::text::shown(text)))
                 }),
             }
         };
-        let Some(submit) = parse_time("submitted_time", job.get("submitted_time"))? else {
+        let Some(submit) = parse_time("submitted_time", job.get("submitted_time"))?.map(PacificReading::usual) else {
             trace.summary.drop_row("no submitted_time");
             continue;
         };
@@ -160,13 +166,27 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
         for (number, attempt) in attempts.iter().enumerate() {
             let start = parse_time(&format!("attempts[{number}].start_time"), attempt.get("start_time"))?;
             let end = parse_time(&format!("attempts[{number}].end_time"), attempt.get("end_time"))?;
-            let gpus: usize = match attempt.get("detail") {
-                Some(serde_json::Value::Array(details)) => details
-                    .iter()
-                    .map(|detail| detail.get("gpus").and_then(serde_json::Value::as_array).map_or(0, Vec::len))
-                    .sum(),
-                _ => 0,
+            let details = match attempt.get("detail") {
+                Some(serde_json::Value::Array(details)) => details,
+                other => {
+                    let found = other.map_or("nothing".to_string(), |value| crate::text::shown(&value.to_string()));
+                    return Err(fail(format!(
+                        "field 'attempts[{number}].detail': expected an array of {{\"ip\", \"gpus\": [...]}}, got {found}"
+                    )));
+                }
             };
+            let mut gpus = 0;
+            for (machine, detail) in details.iter().enumerate() {
+                match detail.get("gpus") {
+                    Some(serde_json::Value::Array(list)) => gpus += list.len(),
+                    other => {
+                        let found = other.map_or("nothing".to_string(), |value| crate::text::shown(&value.to_string()));
+                        return Err(fail(format!(
+                            "field 'attempts[{number}].detail[{machine}].gpus': expected an array of GPU names, got {found}"
+                        )));
+                    }
+                }
+            }
             spans.push(start.zip(end));
             gpu_counts.push(gpus);
         }
@@ -174,10 +194,30 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
             trace.summary.drop_row("attempt without start or end time");
             continue;
         }
-        let spans: Vec<(i64, i64)> = spans.into_iter().flatten().collect();
-        if spans.iter().any(|(start, end)| end < start) {
-            return Err(fail("an attempt ends before it starts".into()));
+        let mut across_fall_back = false;
+        let mut seconds = Vec::with_capacity(spans.len());
+        for (number, (start, end)) in spans.into_iter().flatten().enumerate() {
+            let (first, last) = (start.usual(), end.usual());
+            if last >= first {
+                seconds.push((first, last));
+            } else if end.latest() >= first
+                && (start != PacificReading::Unambiguous(first) || end != PacificReading::Unambiguous(last))
+            {
+                // In the hour repeated when daylight time ends, an end before its start means the
+                // start was daylight time and the end standard time.
+                across_fall_back = true;
+                seconds.push((first, end.latest()));
+            } else {
+                return Err(fail(format!(
+                    "attempts[{number}] ends before it starts, in every reading of the wall clock{}",
+                    if options.clock == PhillyClock::Naive { " (clock: naive)" } else { " (US-Pacific)" }
+                )));
+            }
         }
+        if across_fall_back {
+            trace.summary.adjust_row(FALL_BACK_READING);
+        }
+        let spans = seconds;
         let duration = match options.duration {
             AttemptDuration::Sum => spans.iter().map(|(start, end)| end - start).sum::<i64>(),
             AttemptDuration::Span => spans.last().expect("non-empty").1 - spans[0].0,
