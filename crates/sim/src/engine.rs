@@ -697,7 +697,7 @@ impl Engine<'_> {
         }
         watchdog.decisions += 1;
         watchdog.changes += u32::from(changed);
-        if watchdog.decisions % PROGRESS_CHECK_EVERY != 0 {
+        if !watchdog.decisions.is_multiple_of(PROGRESS_CHECK_EVERY) {
             return Ok(());
         }
         let now = self.now;

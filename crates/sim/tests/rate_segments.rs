@@ -153,7 +153,9 @@ fn a_policy_that_keeps_deciding_while_no_running_job_progresses_is_stopped_by_th
             let next_tick = Some(context.now + 10.0);
             Ok(match (self.calls, self.restart) {
                 (1, _) => Decision { next_tick, ..start(0) },
-                (_, true) if self.calls % 2 == 0 => Decision { preempt: vec![JobId(0)], next_tick, ..Decision::none() },
+                (_, true) if self.calls.is_multiple_of(2) => {
+                    Decision { preempt: vec![JobId(0)], next_tick, ..Decision::none() }
+                }
                 (_, true) => Decision { next_tick, ..start(0) },
                 (_, false) => Decision { next_tick, ..Decision::none() },
             })

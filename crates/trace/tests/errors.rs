@@ -196,7 +196,7 @@ fn absurd_magnitudes_are_refused_with_the_row() {
                   0,1,1,1,1,1e308,84,0,Pass\n1,1,1,1,1,1e308,84,0,Pass\n";
     assert_eq!(
         error(TraceFormat::HeliosDirlab, "interval-sum", "d.csv", dirlab),
-        "d.csv:2: a submission time of 1e308 s is out of range; expected at most 1e11 s in magnitude"
+        "d.csv:2: a submission time of 1e308 s is out of range; expected 0 to 1e11 s (for dates, 1970-01-01 to the year 5138)"
     );
     // alibaba-openb: negative CPU and memory requests.
     let header = "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";

@@ -129,9 +129,10 @@ fn show(value: f64) -> String {
 pub(crate) fn check_magnitudes(trace: &Trace) -> Result<(), TraceError> {
     for job in &trace.jobs {
         let at = |message: String| TraceError::row(&trace.path, u64::from(job.line), message);
-        if !(job.submit.is_finite() && job.submit.abs() <= MAX_SUBMIT_SECONDS) {
+        if !(0.0..=MAX_SUBMIT_SECONDS).contains(&job.submit) {
             return Err(at(format!(
-                "a submission time of {} s is out of range; expected at most {MAX_SUBMIT_SECONDS:e} s in magnitude",
+                "a submission time of {} s is out of range; expected 0 to {MAX_SUBMIT_SECONDS:e} s (for dates, \
+                 1970-01-01 to the year 5138)",
                 show(job.submit)
             )));
         }
