@@ -715,17 +715,16 @@ impl Engine<'_> {
         if watchdog.decisions < MAX_STAGNANT_DECISIONS {
             return Ok(());
         }
-        let first = self.jobs.running().next().or_else(|| self.jobs.queued().next()).expect("jobs are active");
-        Err(SimError::Stalled {
-            policy: self.policy_name.clone(),
-            time: now,
-            message: format!(
-                "no job progressed over {} decisions in a row (from {} on, no arrivals left, no job finished); \
-                 {} of them started, preempted or reconfigured jobs, the others changed nothing; {} jobs run and \
-                 {} wait (the first is {}, {} on {} GPUs, at {} of its {} steps, productive from {})",
-                watchdog.decisions,
-                watchdog.since,
-                watchdog.changes,
+        let repeated = format!(
+            "no job progressed over {} decisions in a row (from {} on, no arrivals left, no job finished); {} of them \
+             started, preempted or reconfigured jobs, the others changed nothing",
+            watchdog.decisions, watchdog.since, watchdog.changes
+        );
+        let message = match self.jobs.running().next().or_else(|| self.jobs.queued().next()) {
+            None => format!("{repeated}; every job has finished, but the policy keeps asking for ticks"),
+            Some(first) => format!(
+                "{repeated}; {} jobs run and {} wait (the first is {}, {} on {} GPUs, at {} of its {} steps, \
+                 productive from {})",
                 self.jobs.n_running(),
                 self.jobs.n_queued(),
                 first.id,
@@ -735,7 +734,8 @@ impl Engine<'_> {
                 self.workload[first.id.index()].work,
                 first.productive_from(),
             ),
-        })
+        };
+        Err(SimError::Stalled { policy: self.policy_name.clone(), time: now, message })
     }
 
     /// Appends a sample for each traced job whose GPUs, nodes or batch changed at this instant

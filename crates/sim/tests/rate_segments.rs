@@ -176,6 +176,25 @@ fn a_policy_that_keeps_deciding_while_no_running_job_progresses_is_stopped_by_th
     let text = run(cluster("g=1", 1), &one_job(10.0), &frozen, &mut restarting, &config()).unwrap_err().to_string();
     assert!(text.contains("no job progressed"), "{text}");
     assert!(text.contains("; 100352 of them started, preempted"), "the restarts are counted: {text}");
+
+    // A policy that asks for ticks for ever after the last job finished used to hang the run.
+    struct TickAfterTheEnd;
+    impl Policy for TickAfterTheEnd {
+        fn name(&self) -> &str {
+            "tick-after-the-end"
+        }
+        fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+            let next_tick = Some(context.now + 10.0);
+            Ok(if context.now == Time::ZERO {
+                Decision { next_tick, ..start(0) }
+            } else {
+                Decision { next_tick, ..Decision::none() }
+            })
+        }
+    }
+    let text =
+        run(cluster("g=1", 1), &one_job(10.0), &halving(), &mut TickAfterTheEnd, &config()).unwrap_err().to_string();
+    assert!(text.contains("every job has finished, but the policy keeps asking for ticks"), "{text}");
 }
 
 #[test]
