@@ -92,7 +92,7 @@ a, b = outputs(local), outputs(merged)
 assert sorted(a) == sorted(b), (sorted(a), sorted(b))
 differ = [name for name in a if a[name] != b[name]]
 assert not differ, f"files differ: {differ}"
-runs = lambda folder: sorted(os.listdir(os.path.join(folder, "runs")))
+runs = lambda folder: sorted(name for name in os.listdir(os.path.join(folder, "runs")) if name.endswith(".json"))
 assert runs(local) == runs(merged), "stored runs differ"
 print(f"{len(a)} files identical, {len(runs(local))} stored runs")
 PY

@@ -21,9 +21,7 @@ fn an_interrupted_sweep_resumes_and_ends_where_an_uninterrupted_one_does() {
     assert_eq!((first.ran, first.reused), (12, 0));
     let complete = read(&dir, "runs.csv");
     // Simulate a kill after some runs: remove five stored runs and the reports.
-    let runs = dir.join("small/runs");
-    let mut files: Vec<_> = std::fs::read_dir(&runs).unwrap().map(|entry| entry.unwrap().path()).collect();
-    files.sort();
+    let files = crate::common::stored_runs(&dir, "small");
     for file in files.iter().take(5) {
         std::fs::remove_file(file).unwrap();
     }

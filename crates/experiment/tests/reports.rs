@@ -46,7 +46,7 @@ fn when_a_result_cannot_be_saved_later_runs_stop_and_the_error_says_what_was_kep
     crate::common::run(crate::common::SMALL, &dir, 1).unwrap();
     // Every stored run becomes a non-empty folder of the same name: saving it again fails.
     let runs = dir.join("small/runs");
-    let files: Vec<std::path::PathBuf> = std::fs::read_dir(&runs).unwrap().map(|entry| entry.unwrap().path()).collect();
+    let files = crate::common::stored_runs(&dir, "small");
     assert_eq!(files.len(), 12);
     for file in &files {
         std::fs::remove_file(file).unwrap();

@@ -77,12 +77,8 @@ fn shards_then_a_report_give_the_files_of_a_single_run_byte_for_byte() {
     }
     // Every stored run file is the same set, written once each.
     let listing = |dir: &Path| {
-        let mut names: Vec<String> = std::fs::read_dir(dir.join("small/runs"))
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        let files = crate::common::stored_runs(dir, "small");
+        files.iter().map(|path| path.file_name().unwrap().to_string_lossy().into_owned()).collect::<Vec<_>>()
     };
     assert_eq!(listing(&single), listing(&sharded));
 }

@@ -18,6 +18,17 @@ pub fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
+/// The stored run files of experiment `name` under `results`, sorted (not the store's lock files).
+pub fn stored_runs(results: &Path, name: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(results.join(name).join("runs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// Parses and resolves a spec from text, with the data directory if there is one.
 pub fn parse(text: &str) -> Result<Experiment, ExperimentError> {
     Experiment::from_text(text, "spec.yaml", &DataDir::locate_from(&root()))
