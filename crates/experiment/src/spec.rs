@@ -409,7 +409,7 @@ impl ExperimentSpec {
     /// its line); resolution (`Experiment::resolve`) does the rest.
     pub fn parse(text: &str, origin: &str) -> Result<ExperimentSpec, ExperimentError> {
         let spec_error = |message: String| ExperimentError::Spec { path: origin.to_string(), message };
-        let spec = parse_yaml(text).map_err(spec_error)?;
+        let spec = parse_yaml(text).map_err(|(message, _)| spec_error(message))?;
         // A quoted number or boolean is text: where a number or boolean is expected it is refused,
         // as the README says of wrong types (serde-saphyr would read "8" as 8). The spec is read
         // again with each quoted look-alike tagged `!!str`, which typed fields refuse and text
@@ -428,7 +428,7 @@ impl ExperimentSpec {
         tagged.push_str(&text[copied..]);
         match parse_yaml(&tagged) {
             Ok(_) => Ok(spec),
-            Err(message) => Err(spec_error(quoted_value_message(&look_alikes, &message))),
+            Err((message, line)) => Err(spec_error(quoted_value_message(&look_alikes, &message, line))),
         }
     }
 }
@@ -436,13 +436,15 @@ impl ExperimentSpec {
 /// The tag that marks a quoted look-alike as text in the second reading.
 const STR_TAG: &str = "!!str ";
 
-fn parse_yaml(text: &str) -> Result<ExperimentSpec, String> {
+/// Reads a spec; an error comes with its message and its 1-based line, when it has one.
+fn parse_yaml(text: &str) -> Result<ExperimentSpec, (String, Option<usize>)> {
     // YAML 1.2 booleans only: `yes`, `on` and the like are refused where a boolean is expected.
     let options = serde_saphyr::options! { strict_booleans: true };
     serde_saphyr::from_str_with_options(text, options).map_err(|error| {
         // The library's message starts with its own "error: "; the binary adds one already.
         let message = error.to_string();
-        message.strip_prefix("error: ").unwrap_or(&message).to_string()
+        let line = error.location().and_then(|location| usize::try_from(location.line()).ok());
+        (message.strip_prefix("error: ").unwrap_or(&message).to_string(), line)
     })
 }
 
@@ -477,19 +479,16 @@ fn quoted_look_alikes(text: &str) -> Vec<QuotedLookAlike> {
 }
 
 /// The error for a quoted look-alike where a number or boolean is expected: the one on the
-/// error's line (the second reading's columns are shifted by the tags before it on the line).
-fn quoted_value_message(look_alikes: &[QuotedLookAlike], message: &str) -> String {
-    let line = message
-        .split("line ")
-        .nth(1)
-        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|digits| digits.parse::<usize>().ok());
+/// error's line, or, when that is not one alone, every one on the line (or in the spec).
+fn quoted_value_message(look_alikes: &[QuotedLookAlike], message: &str, line: Option<usize>) -> String {
     let on_line: Vec<&QuotedLookAlike> = look_alikes.iter().filter(|quoted| Some(quoted.line) == line).collect();
     let quoted = match on_line.as_slice() {
         [one] => *one,
         _ => {
+            let candidates: Vec<&QuotedLookAlike> =
+                if on_line.is_empty() { look_alikes.iter().collect() } else { on_line };
             let values: Vec<String> =
-                look_alikes.iter().map(|quoted| format!("line {}: \"{}\"", quoted.line, quoted.value)).collect();
+                candidates.iter().map(|quoted| format!("line {}: \"{}\"", quoted.line, quoted.value)).collect();
             return format!(
                 "a quoted number or boolean is text, but a number or boolean is expected ({}); write it \
                  without quotes ({message})",

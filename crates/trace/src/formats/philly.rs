@@ -200,11 +200,10 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
             let (first, last) = (start.usual(), end.usual());
             if last >= first {
                 seconds.push((first, last));
-            } else if end.latest() >= first
-                && (start != PacificReading::Unambiguous(first) || end != PacificReading::Unambiguous(last))
-            {
-                // In the hour repeated when daylight time ends, an end before its start means the
-                // start was daylight time and the end standard time.
+            } else if end.latest() >= first {
+                // Only an end in the hour repeated when daylight time ends reads later as standard
+                // time: an end before its start there means the start was daylight time and the
+                // end standard time.
                 across_fall_back = true;
                 seconds.push((first, end.latest()));
             } else {
