@@ -40,7 +40,8 @@ pub enum TraceFormat {
 }
 
 impl TraceFormat {
-    /// Every format, in the order `schedlab list formats` shows them.
+    /// Every format, in the order `schedlab list formats` shows them (fuzz inputs pick a format by
+    /// its index here: a new format goes at the end).
     pub const ALL: [TraceFormat; 10] = [
         TraceFormat::PhillyPollux,
         TraceFormat::PhillyGavelDist,
