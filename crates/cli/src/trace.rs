@@ -69,6 +69,9 @@ pub fn stats(format: TraceFormat, path: &std::path::Path, json: bool) -> Result<
     for (reason, count) in &stats.dropped {
         println!("{:<18}{count} left out: {reason}", "");
     }
+    for (correction, count) in &stats.adjusted {
+        println!("{:<18}{count} kept where {correction}", "");
+    }
     println!("{:<18}{} (removed by the dedup transform)", "exact duplicates", stats.duplicates);
     println!("{:<18}{}", "GPUs -> jobs", pairs(&stats.gpu_histogram));
     if stats.duration_quantiles.is_empty() {

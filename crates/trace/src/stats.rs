@@ -19,6 +19,9 @@ pub struct TraceStats {
     pub kept: usize,
     /// Rows left out and why.
     pub dropped: Vec<(String, usize)>,
+    /// Rows kept after a documented correction, and which (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub adjusted: Vec<(String, usize)>,
     /// Jobs identical to an earlier one (removed by the `dedup` transform).
     pub duplicates: usize,
     /// Jobs per GPU count; fractional requests below one GPU are grouped as `<1`.
@@ -111,6 +114,7 @@ pub fn stats(trace: &Trace) -> TraceStats {
         rows: trace.summary.rows,
         kept: trace.summary.kept,
         dropped: trace.summary.dropped.clone(),
+        adjusted: trace.summary.adjusted.clone(),
         duplicates: count_duplicates(trace),
         gpu_histogram,
         duration_quantiles,
