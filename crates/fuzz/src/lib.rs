@@ -22,9 +22,14 @@ pub const TARGETS: &[(&str, Target)] = &[("trace", trace_file), ("spec", spec), 
 /// format goes at the end).
 pub const FORMATS: &[TraceFormat] = &TraceFormat::ALL;
 
-/// A scratch folder of this process, made once.
+/// The scratch folder of this process, where [`trace_file`] writes its files.
+pub fn scratch_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("schedlab-fuzz-{}", std::process::id()))
+}
+
+/// The scratch folder, made if needed.
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("schedlab-fuzz-{}", std::process::id()));
+    let dir = scratch_dir();
     std::fs::create_dir_all(&dir).expect("a writable temporary folder");
     dir
 }

@@ -162,4 +162,5 @@ fn every_target_survives_its_seeds_and_their_mutants() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(schedlab_fuzz::scratch_dir());
 }
