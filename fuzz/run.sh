@@ -13,4 +13,6 @@ cargo afl build --release --quiet
 python3 seeds.py target/fuzz-seeds >/dev/null
 # No CPU frequency or core-pattern tuning on a shared machine; no curses UI in logs.
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
+# The trace target's files: one folder for the campaign (AFL++ forks a process per batch).
+export SCHEDLAB_FUZZ_SCRATCH="$out.scratch"
 cargo afl fuzz -V "$seconds" -i "target/fuzz-seeds/$target" -o "$out" -- "target/release/$target"

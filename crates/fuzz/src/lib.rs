@@ -22,9 +22,14 @@ pub const TARGETS: &[(&str, Target)] = &[("trace", trace_file), ("spec", spec), 
 /// format goes at the end).
 pub const FORMATS: &[TraceFormat] = &TraceFormat::ALL;
 
-/// The scratch folder of this process, where [`trace_file`] writes its files.
+/// The folder where [`trace_file`] writes its files: `$SCHEDLAB_FUZZ_SCRATCH` (the AFL++
+/// harness's, which forks a process per batch of inputs), else one per process in the
+/// temporary folder.
 pub fn scratch_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("schedlab-fuzz-{}", std::process::id()))
+    match std::env::var_os("SCHEDLAB_FUZZ_SCRATCH") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::temp_dir().join(format!("schedlab-fuzz-{}", std::process::id())),
+    }
 }
 
 /// The scratch folder, made if needed.
