@@ -9,7 +9,7 @@ use schedlab_core::{ClusterSpec, DataDir, JobId, JobSpec, Node, PolicyEnv};
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_goodput::PolluxPerf;
 use schedlab_trace::Transform;
-use schedlab_trace::spec::{GeneratorRng, GeneratorSpec, WorkloadSpec};
+use schedlab_trace::spec::{GeneratorRng, GeneratorSpec, TraceCache, WorkloadSpec};
 use schedlab_trace::synthetic::JobTemplate;
 use schedlab_trace::workload::{JobTypes, Model};
 use std::collections::BTreeMap;
@@ -134,6 +134,8 @@ pub struct Setup {
     pub pinned_names: BTreeMap<String, String>,
     /// What policies are built with: the data directory and the tables they share.
     pub env: PolicyEnv,
+    /// Traces loaded for earlier workloads, after their shared leading transforms.
+    pub traces: TraceCache,
 }
 
 fn compact(
@@ -290,6 +292,7 @@ impl Setup {
             policy_files,
             pinned_names,
             env: PolicyEnv::new(data.clone()),
+            traces: TraceCache::default(),
         })
     }
 
@@ -298,7 +301,7 @@ impl Setup {
         let mut workload = workload.clone();
         apply_point(&mut workload, &plan.point, plan.workload_seed, plan.seed);
         let built = workload
-            .build(self.env.data(), &self.job_types)
+            .build_cached(self.env.data(), &self.job_types, &self.traces)
             .map_err(|error| ExperimentError::Run { key: plan.workload_key.clone(), message: error.to_string() })?;
         let mut report = built.report;
         let (jobs, groups) = match self.partition {

@@ -10,7 +10,9 @@ use crate::workload::{BuildSummary, FractionalGpus, JobTypes, Model, Origin, bui
 use crate::{Trace, TraceError};
 use schedlab_core::{DataDir, JobSpec};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// A trace file to load; `path` is relative to the data directory unless absolute.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -281,12 +283,77 @@ pub struct Workload {
     pub report: Vec<String>,
 }
 
+/// Loaded traces after their leading transforms, shared by the workloads of one experiment.
+///
+/// The workloads of a sweep usually read one trace and apply the same leading transforms
+/// (`dedup`, `sort`, a `window`) before the ones a sweep point sets (`episode`, `scale_rate`).
+/// Loading and deduplicating Philly's 82,247 rows again for each of `philly-rltune`'s 60
+/// workloads took three quarters of that experiment's time. The cache keeps, per source and
+/// leading transforms, the trace and its report lines; a workload then clones it and applies
+/// the rest. Transforms are pure, so the workload is the one built without the cache. Errors
+/// are not kept: the next workload tries again (and fails alike).
+#[derive(Debug, Default)]
+pub struct TraceCache {
+    /// By a key naming the data folder, the source and the leading transforms. Each entry has
+    /// its own lock, so one workload prepares it while the others that need it wait.
+    entries: Mutex<HashMap<String, Arc<Mutex<Option<Arc<PreparedTrace>>>>>>,
+}
+
+/// A trace after its leading transforms, with the report lines of loading and transforming it.
+#[derive(Debug)]
+struct PreparedTrace {
+    trace: Trace,
+    report: Vec<String>,
+}
+
+impl TraceCache {
+    /// How many leading transforms are shared: those before the first that sweep points set.
+    fn shared_prefix(transforms: &[Transform]) -> usize {
+        transforms
+            .iter()
+            .position(|transform| matches!(transform, Transform::Episode(_) | Transform::ScaleRate(_)))
+            .unwrap_or(transforms.len())
+    }
+
+    /// The trace of `source` after `transforms`, loaded and transformed once.
+    fn prepared(
+        &self,
+        data: &DataDir,
+        source: &TraceSource,
+        transforms: &[Transform],
+    ) -> Result<Arc<PreparedTrace>, TraceError> {
+        let key = format!("{data:?} {source:?} {transforms:?}");
+        let entry = {
+            let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(entries.entry(key).or_default())
+        };
+        let mut slot = entry.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(prepared) = slot.as_ref() {
+            return Ok(Arc::clone(prepared));
+        }
+        let mut trace = source.load(data)?;
+        let mut report = vec![summary_line(&trace)];
+        for step in apply_all(&mut trace, transforms)? {
+            report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
+        }
+        let prepared = Arc::new(PreparedTrace { trace, report });
+        *slot = Some(Arc::clone(&prepared));
+        Ok(prepared)
+    }
+}
+
 impl WorkloadSpec {
     /// Builds the workload. `types` come from the perf model (templates of its throughput table
     /// for `gavel-zoo`, work per application for `applications`); relative paths resolve
     /// against the data directory.
     pub fn build(&self, data: &DataDir, types: &JobTypes) -> Result<Workload, TraceError> {
-        let mut workload = self.build_jobs(data, types)?;
+        self.build_cached(data, types, &TraceCache::default())
+    }
+
+    /// As [`WorkloadSpec::build`], reusing a trace that `cache` holds after the same leading
+    /// transforms (see [`TraceCache`]). The workload is the same as without the cache.
+    pub fn build_cached(&self, data: &DataDir, types: &JobTypes, cache: &TraceCache) -> Result<Workload, TraceError> {
+        let mut workload = self.build_jobs(data, types, cache)?;
         if workload.jobs.is_empty() {
             // Every metric of an empty run is undefined: say where the jobs went instead.
             return Err(TraceError::Config(format!(
@@ -313,7 +380,7 @@ impl WorkloadSpec {
     }
 
     /// The jobs from the trace or generator, with types and work assigned.
-    fn build_jobs(&self, data: &DataDir, types: &JobTypes) -> Result<Workload, TraceError> {
+    fn build_jobs(&self, data: &DataDir, types: &JobTypes, cache: &TraceCache) -> Result<Workload, TraceError> {
         let templates = &types.templates;
         let uses_templates = matches!(self.model, Model::GavelZoo { .. });
         if uses_templates && templates.is_empty() {
@@ -322,9 +389,11 @@ impl WorkloadSpec {
         let generator_templates = if uses_templates { templates.to_vec() } else { Vec::new() };
         match (&self.trace, &self.generator) {
             (Some(source), None) => {
-                let mut trace = source.load(data)?;
-                let mut report = vec![summary_line(&trace)];
-                for step in apply_all(&mut trace, &self.transforms)? {
+                let shared = TraceCache::shared_prefix(&self.transforms);
+                let prepared = cache.prepared(data, source, &self.transforms[..shared])?;
+                let mut trace = prepared.trace.clone();
+                let mut report = prepared.report.clone();
+                for step in apply_all(&mut trace, &self.transforms[shared..])? {
                     report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
                 }
                 let (jobs, summary) = build(&trace, &self.model, self.fractional_gpus, types, self.origin)?;

@@ -93,3 +93,185 @@ pub fn run_top_of_order(
     }
     Decision { preempt, start, next_tick, ..Decision::none() }
 }
+
+/// The active jobs sorted by `(key, id)`, kept from one decision to the next.
+///
+/// A preemptive policy orders every active job at every decision, and with thousands of jobs
+/// waiting a full sort at each one dominates a run. Between two decisions, though, only the
+/// jobs that arrived, started or stopped usually change their key: [`KeptOrder::update`]
+/// reads every job's key (linear), keeps the unchanged ones in their previous relative order,
+/// sorts only the changed ones and merges them in. As `(key, id)` is unique, the result is
+/// the order a full sort gives (debug builds check it at every decision); when the previous
+/// order does not cover the active jobs, it falls back to a full sort.
+#[derive(Clone, Debug)]
+pub struct KeptOrder<K> {
+    /// The order at the previous decision, then at this one.
+    sorted: Vec<(K, JobId)>,
+    /// Entries that changed or are new since the previous decision.
+    changed: Vec<(K, JobId)>,
+    /// Scratch space for the merge.
+    merged: Vec<(K, JobId)>,
+}
+
+impl<K> Default for KeptOrder<K> {
+    fn default() -> Self {
+        KeptOrder { sorted: Vec::new(), changed: Vec::new(), merged: Vec::new() }
+    }
+}
+
+impl<K: Ord + Copy + std::fmt::Debug> KeptOrder<K> {
+    /// Brings the order up to date with the active jobs of `context` and returns it.
+    pub fn update(&mut self, context: &Context<'_>, key: impl Fn(&JobView) -> K) -> &[(K, JobId)] {
+        let KeptOrder { sorted, changed, merged } = self;
+        changed.clear();
+        sorted.retain(|&old| match context.jobs.get(old.1) {
+            None => false,
+            Some(job) => {
+                let entry = (key(job), job.id);
+                if entry != old {
+                    changed.push(entry);
+                }
+                entry == old
+            }
+        });
+        changed.extend(context.arrived.iter().filter_map(|&id| context.jobs.get(id)).map(|job| (key(job), job.id)));
+        changed.sort_unstable();
+        // Every active job must be in exactly one of the two lists; otherwise (decisions were
+        // skipped while jobs arrived, or one arrival was seen twice) sort them all.
+        let covered = sorted.len() + changed.len() == context.jobs.n_active()
+            && changed.windows(2).all(|pair| pair[0] != pair[1])
+            && merge_sorted(sorted, changed, merged);
+        if covered {
+            std::mem::swap(sorted, merged);
+        } else {
+            sorted.clear();
+            sorted.extend(context.jobs.queued().chain(context.jobs.running()).map(|job| (key(job), job.id)));
+            sorted.sort_unstable();
+        }
+        debug_assert!(
+            {
+                let mut full: Vec<(K, JobId)> = context.jobs.active().map(|job| (key(job), job.id)).collect();
+                full.sort_unstable();
+                full == *sorted
+            },
+            "the kept order differs from a full sort"
+        );
+        sorted
+    }
+}
+
+/// Merges two sorted lists into `merged`; returns false if an entry is in both.
+fn merge_sorted<T: Ord + Copy>(old: &[T], new: &[T], merged: &mut Vec<T>) -> bool {
+    merged.clear();
+    merged.reserve(old.len() + new.len());
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        match old[i].cmp(&new[j]) {
+            std::cmp::Ordering::Less => {
+                merged.push(old[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                merged.push(new[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => return false,
+        }
+    }
+    merged.extend_from_slice(&old[i..]);
+    merged.extend_from_slice(&new[j..]);
+    true
+}
+
+/// An `f64` ordered by [`f64::total_cmp`], for sort keys such as attained service.
+#[derive(Clone, Copy, Debug)]
+pub struct TotalF64(pub f64);
+
+impl PartialEq for TotalF64 {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for TotalF64 {}
+
+impl PartialOrd for TotalF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_core::{ClusterSpec, GpuTypeId, GpuTypeSet, JobSpec, JobsView, Node, NodeId, Time};
+    use std::sync::Arc;
+
+    /// Random arrivals, starts, stops and finishes, with decisions sometimes skipped (as a
+    /// policy's fast path does): the kept order is always the full sort's.
+    #[test]
+    fn kept_order_is_always_the_full_sort() {
+        let node = Node { name: "n".into(), gpu_type: GpuTypeId(0), gpus: 8, cpus: None, mem_gib: None, group: None };
+        let cluster = ClusterView::new(Arc::new(ClusterSpec::new(vec!["gpu".into()], vec![node]).unwrap()));
+        let mut jobs = JobsView::with_capacity(0);
+        let mut order = KeptOrder::default();
+        let mut state = 2026u64;
+        let mut draw = |below: u64| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) % below
+        };
+        let mut next_id = 0u32;
+        for step in 1..2_000u32 {
+            let now = Time::from_secs(f64::from(step));
+            let mut arrived = Vec::new();
+            for _ in 0..draw(3) {
+                let spec = JobSpec::new(JobId(next_id), now, 1, "t", 100.0);
+                jobs.insert(JobView::arrived(&spec, GpuTypeSet::ALL, None));
+                arrived.push(JobId(next_id));
+                next_id += 1;
+            }
+            let active: Vec<JobId> = jobs.active().map(|job| job.id).collect();
+            for id in active {
+                let running = jobs.get(id).unwrap().is_running();
+                match draw(10) {
+                    0 => {
+                        jobs.remove(id);
+                    }
+                    1 if running => {
+                        jobs.get_mut(id).unwrap().record_stop(now);
+                        jobs.sync_state(id);
+                    }
+                    2 if !running => {
+                        jobs.get_mut(id).unwrap().record_start(now, Allocation::on_node(NodeId(0), 1), 1.0, now);
+                        jobs.sync_state(id);
+                    }
+                    _ => {}
+                }
+            }
+            if draw(5) == 0 {
+                continue; // a skipped decision: its arrivals are never reported
+            }
+            let context = Context {
+                now,
+                cluster: &cluster,
+                jobs: &jobs,
+                arrived: &arrived,
+                finished: &[],
+                rate_changed: &[],
+                tick: false,
+            };
+            let key = |job: &JobView| (job.last_change.unwrap_or(job.arrival), job.is_running());
+            let kept: Vec<((Time, bool), JobId)> = order.update(&context, key).to_vec();
+            let mut full: Vec<((Time, bool), JobId)> = jobs.active().map(|job| (key(job), job.id)).collect();
+            full.sort_unstable();
+            assert_eq!(kept, full, "step {step}");
+        }
+        assert!(next_id > 1_000, "the test made {next_id} jobs");
+    }
+}

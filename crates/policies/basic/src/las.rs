@@ -1,8 +1,8 @@
 //! Least attained service, continuous and Tiresias' discretised two-dimensional variant.
 
-use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
+use crate::common::{KeptOrder, TotalF64, all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, Time};
+use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
 
 /// How service is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +36,8 @@ pub struct Las {
     placer: Placer,
     quantum: f64,
     service: Service,
+    /// The active jobs by attained service, kept across decisions.
+    order: KeptOrder<TotalF64>,
 }
 
 impl Las {
@@ -44,7 +46,7 @@ impl Las {
         let quantum = reader.positive_f64("quantum", 360.0)?;
         let service = read_service(reader)?;
         let placer = Placer::from_params(reader)?;
-        Ok(Las { name: reader.name(), placer, quantum, service })
+        Ok(Las { name: reader.name(), placer, quantum, service, order: KeptOrder::default() })
     }
 }
 
@@ -53,24 +55,34 @@ impl Policy for Las {
         &self.name
     }
 
+    fn begin_run(&mut self, _run: &RunStart<'_>) -> Result<(), PolicyError> {
+        self.order = KeptOrder::default();
+        Ok(())
+    }
+
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
         if context.jobs.n_queued() == 0 {
             return Ok(Decision::none());
         }
         let now = context.now;
-        let fast = all_waiting_fit(context);
-        let jobs: Box<dyn Iterator<Item = &JobView>> =
-            if fast { Box::new(context.jobs.queued()) } else { Box::new(context.jobs.active()) };
-        let mut order: Vec<(f64, &JobView)> = jobs.map(|job| (service(job, now, self.service), job)).collect();
-        // Stable: equal service keeps arrival order.
-        order.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let order: Vec<&JobView> = order.into_iter().map(|(_, job)| job).collect();
-        if fast {
+        let kind = self.service;
+        if all_waiting_fit(context) {
             // Every job is selected: nothing to preempt, only the waiting jobs to place.
-            let start = start_in_order(context, &self.placer, order.iter().copied(), true);
+            let mut order: Vec<(f64, &JobView)> =
+                context.jobs.queued().map(|job| (service(job, now, kind), job)).collect();
+            // Stable: equal service keeps arrival order.
+            order.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let start = start_in_order(context, &self.placer, order.iter().map(|(_, job)| *job), true);
             let next_tick = (start.len() < order.len()).then(|| now + self.quantum);
             return Ok(Decision { start, next_tick, ..Decision::none() });
         }
+        // Least service first; equal service keeps arrival order (ids are in arrival order).
+        let order: Vec<&JobView> = self
+            .order
+            .update(context, |job| TotalF64(service(job, now, kind)))
+            .iter()
+            .map(|&(_, id)| context.jobs.get(id).expect("an active job"))
+            .collect();
         Ok(run_top_of_order(context, &self.placer, &order, Some(now + self.quantum)))
     }
 }
