@@ -296,8 +296,11 @@ pub struct Workload {
 pub struct TraceCache {
     /// By a key naming the data folder, the source and the leading transforms. Each entry has
     /// its own lock, so one workload prepares it while the others that need it wait.
-    entries: Mutex<HashMap<String, Arc<Mutex<Option<Arc<PreparedTrace>>>>>>,
+    entries: Mutex<HashMap<String, Arc<PreparedSlot>>>,
 }
+
+/// One cache entry: empty until a workload has prepared it.
+type PreparedSlot = Mutex<Option<Arc<PreparedTrace>>>;
 
 /// A trace after its leading transforms, with the report lines of loading and transforming it.
 #[derive(Debug)]
