@@ -34,5 +34,5 @@ pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
 pub use policy::{Context, Knowledge, Policy, PolicyError, RunStart, SolverStats};
 pub use registry::{Made, Make, PolicyEntry, PolicyEnv, build_with, ready, recipe};
 pub use rounds::{Phase, RoundClock};
-pub use time::Time;
+pub use time::{Time, TotalF64};
 pub use view::{JobState, JobView, JobsView, OracleInfo};

@@ -119,7 +119,7 @@ impl<K> Default for KeptOrder<K> {
     }
 }
 
-impl<K: Ord + Copy + std::fmt::Debug> KeptOrder<K> {
+impl<K: Ord + Copy> KeptOrder<K> {
     /// Brings the order up to date with the active jobs of `context` and returns it.
     pub fn update(&mut self, context: &Context<'_>, key: impl Fn(&JobView) -> K) -> &[(K, JobId)] {
         let KeptOrder { sorted, changed, merged } = self;
@@ -181,30 +181,6 @@ fn merge_sorted<T: Ord + Copy>(old: &[T], new: &[T], merged: &mut Vec<T>) -> boo
     merged.extend_from_slice(&old[i..]);
     merged.extend_from_slice(&new[j..]);
     true
-}
-
-/// An `f64` ordered by [`f64::total_cmp`], for sort keys such as attained service.
-#[derive(Clone, Copy, Debug)]
-pub struct TotalF64(pub f64);
-
-impl PartialEq for TotalF64 {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-
-impl Eq for TotalF64 {}
-
-impl PartialOrd for TotalF64 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for TotalF64 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,10 @@
 //! Least attained service, continuous and Tiresias' discretised two-dimensional variant.
 
-use crate::common::{KeptOrder, TotalF64, all_waiting_fit, run_top_of_order, start_in_order};
+use crate::common::{KeptOrder, all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
+use schedlab_core::{
+    Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time, TotalF64,
+};
 
 /// How service is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
