@@ -1,7 +1,7 @@
 //! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
 
 use crate::pricing::PriceFunction;
-use crate::subroutine::{JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};
+use crate::subroutine::{JobInput, Market, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds};
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
@@ -225,8 +225,10 @@ impl Hadar {
         let mut chosen: Vec<Option<Schedule>> = vec![None; jobs.len()];
         let mut version = 0u64;
         let mut heap = BinaryHeap::new();
+        let mut scratch = Scratch::default();
         for (index, job) in jobs.iter().enumerate() {
-            if let Some(schedule) = best_schedule(&job.input(), market, self.progress, self.task_level, self.utility)
+            if let Some(schedule) =
+                best_schedule_with(&job.input(), market, self.progress, self.task_level, self.utility, &mut scratch)
                 && schedule.payoff() > 0.0
             {
                 heap.push(Offer { payoff: schedule.payoff(), job: index, version, schedule });
@@ -246,7 +248,8 @@ impl Hadar {
                 continue;
             }
             let job = &jobs[offer.job];
-            if let Some(schedule) = best_schedule(&job.input(), market, self.progress, self.task_level, self.utility)
+            if let Some(schedule) =
+                best_schedule_with(&job.input(), market, self.progress, self.task_level, self.utility, &mut scratch)
                 && schedule.payoff() > 0.0
             {
                 heap.push(Offer { payoff: schedule.payoff(), job: offer.job, version, schedule });

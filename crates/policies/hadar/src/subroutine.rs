@@ -153,7 +153,7 @@ pub fn rounds(duration: f64, round: f64) -> f64 {
 }
 
 /// Which GPU types a candidate schedule may use.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum TypeRule {
     /// Only this type (whole-job placement, as Gavel does).
     Only(usize),
@@ -179,8 +179,31 @@ pub fn best_schedule(
     task_level: bool,
     utility: Utility,
 ) -> Option<Schedule> {
+    best_schedule_with(job, market, progress, task_level, utility, &mut Scratch::default())
+}
+
+/// Buffers [`best_schedule_with`] reuses from one call to the next (a greedy pass evaluates
+/// hundreds of jobs per round).
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    rules: Vec<TypeRule>,
+    gpus: Vec<Candidate>,
+    candidates: Vec<Candidate>,
+}
+
+/// [`best_schedule`] with its working buffers in `scratch`; the result is the same.
+pub fn best_schedule_with(
+    job: &JobInput<'_>,
+    market: &Market,
+    progress: Progress,
+    task_level: bool,
+    utility: Utility,
+    scratch: &mut Scratch,
+) -> Option<Schedule> {
+    let Scratch { rules, gpus, candidates } = scratch;
     let types = job.worker_rates.len();
-    let mut rules: Vec<TypeRule> = (0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only).collect();
+    rules.clear();
+    rules.extend((0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only));
     if task_level && rules.len() > 1 {
         match progress {
             Progress::Sum => rules.push(TypeRule::Any),
@@ -189,10 +212,9 @@ pub fn best_schedule(
             }
         }
     }
-    // Every GPU the job could take, priced once and shared by all rules.
     let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
     let horizon = rounds(job.remaining / best_rate, market.round);
-    let mut gpus = Vec::new();
+    gpus.clear();
     for (node, &gpu_type) in market.node_types.iter().enumerate() {
         let rate = job.worker_rates[gpu_type];
         if rate <= 0.0 {
@@ -205,33 +227,39 @@ pub fn best_schedule(
         }
     }
     let mut best: Option<Schedule> = None;
-    let mut candidates = Vec::with_capacity(gpus.len());
-    for rule in rules {
-        let Some(schedule) = schedule_under(job, market, progress, utility, rule, &gpus, &mut candidates) else {
+    for &rule in rules.iter() {
+        let Some(terms) = schedule_under(job, market, progress, utility, rule, gpus, candidates) else {
             continue;
         };
-        if best.as_ref().is_none_or(|best| schedule.payoff() > best.payoff()) {
-            best = Some(schedule);
+        if best.as_ref().is_none_or(|best| terms.payoff() > best.payoff()) {
+            // Only a new best needs its parts: `candidates` holds its GPUs, sorted by node.
+            let mut parts: Vec<(NodeId, u32)> = Vec::new();
+            for candidate in candidates.iter() {
+                match parts.last_mut() {
+                    Some(last) if last.0.index() == candidate.node => last.1 += 1,
+                    _ => parts.push((NodeId(candidate.node as u32), 1)),
+                }
+            }
+            best = Some(Schedule { parts, ..terms });
         }
     }
     best
 }
 
-/// One GPU a schedule could take: its node, its worker rate and its average price per round.
-#[derive(Clone, Copy)]
+/// A GPU a job could take: `extra` more on its node than the node already has busy.
+#[derive(Clone, Copy, Debug)]
 struct Candidate {
     node: usize,
     gpu_type: usize,
-    /// GPUs the job takes on this node before this one.
     extra: u32,
     rate: f64,
-    /// Average price per round over the job's shortest possible duration.
     price: f64,
-    /// Throughput per unit of price (or 1 / price when every allowed GPU is as fast).
     value: f64,
     current: bool,
 }
 
+/// The job's best W GPUs under one type rule, left in `candidates` sorted by node and extra;
+/// returns the schedule's terms with empty `parts`.
 fn schedule_under(
     job: &JobInput<'_>,
     market: &Market,
@@ -286,15 +314,8 @@ fn schedule_under(
     let duration = job.remaining / rate;
     let charged = rounds(duration, market.round);
     let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
-    let mut parts: Vec<(NodeId, u32)> = Vec::new();
-    for candidate in candidates.iter() {
-        match parts.last_mut() {
-            Some(last) if last.0.index() == candidate.node => last.1 += 1,
-            _ => parts.push((NodeId(candidate.node as u32), 1)),
-        }
-    }
     Some(Schedule {
-        parts,
+        parts: Vec::new(),
         rate,
         duration,
         utility: utility.value(job.weight, job.ideal_duration, job.age + duration),
