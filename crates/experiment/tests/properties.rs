@@ -62,6 +62,15 @@ fn cluster(case: &Case) -> String {
     format!("compact: {{gpus: {{{}}}, gpus_per_node: {}}}", types.join(", "), case.gpus_per_node)
 }
 
+/// The lines every family's spec ends with: the policy, the seed and the restart overhead
+/// (`sim_extra` adds to the `sim` map).
+fn run_lines(case: &Case, policy: &str, sim_extra: &str) -> String {
+    format!(
+        "policies: [\"{policy}\"]\nseeds: [{}]\nsim: {{restart_overhead: {}{sim_extra}}}\n",
+        case.seed, case.restart_overhead
+    )
+}
+
 fn total_gpus(case: &Case) -> u32 {
     case.gpus_per_type.iter().sum()
 }
@@ -75,13 +84,11 @@ const FAMILIES: &[Family] = &[
             format!(
                 "name: prop\nworkload:\n  generator:\n    gavel-continuous: {{jobs: {}, rate_per_hour: {}, multi_gpu: true}}\n  \
                  model: {{gavel-zoo: {{reference: v100}}}}\ncluster:\n  {}\nperf:\n  throughputs: {{path: \
-                 gavel/simulation_throughputs.json, reference: v100}}\npolicies: [\"{policy}\"]\nseeds: [{}]\n\
-                 sim: {{restart_overhead: {}}}\n",
+                 gavel/simulation_throughputs.json, reference: v100}}\n{}",
                 case.jobs,
                 case.rate_per_hour,
                 cluster(case),
-                case.seed,
-                case.restart_overhead
+                run_lines(case, policy, "")
             )
         },
     },
@@ -95,14 +102,12 @@ const FAMILIES: &[Family] = &[
             format!(
                 "name: prop\nworkload:\n  trace: {{format: pollux, path: pollux/workloads/workload-{}.csv}}\n  \
                  transforms: [{{first: {}}}]\n  model: applications\n  origin: trace_start\ncluster:\n  compact: \
-                 {{gpus: {{gpu: {}}}, gpus_per_node: {}}}\nperf: {{pollux: {{}}}}\npolicies: [\"{policy}\"]\n\
-                 seeds: [{}]\nsim: {{restart_overhead: {}, overhead_on_first_start: true}}\n",
+                 {{gpus: {{gpu: {}}}, gpus_per_node: {}}}\nperf: {{pollux: {{}}}}\n{}",
                 case.trace_index,
                 case.jobs,
                 total_gpus(case).max(8),
                 case.gpus_per_node,
-                case.seed,
-                case.restart_overhead
+                run_lines(case, policy, ", overhead_on_first_start: true")
             )
         },
     },
@@ -113,13 +118,11 @@ const FAMILIES: &[Family] = &[
         spec: |case, policy| {
             format!(
                 "name: prop\nworkload:\n  generator: {{dl2: {{jobs: {}, max_arrivals_per_slot: 3}}}}\ncluster:\n  \
-                 compact: {{gpus: {{gpu: {}}}, gpus_per_node: {}, cpus_per_node: 8}}\nperf: {{dl2: {{}}}}\n\
-                 policies: [\"{policy}\"]\nseeds: [{}]\nsim: {{restart_overhead: {}}}\n",
+                 compact: {{gpus: {{gpu: {}}}, gpus_per_node: {}, cpus_per_node: 8}}\nperf: {{dl2: {{}}}}\n{}",
                 case.jobs,
                 total_gpus(case) * 4,
                 case.gpus_per_node,
-                case.seed,
-                case.restart_overhead
+                run_lines(case, policy, "")
             )
         },
     },
@@ -132,14 +135,13 @@ const FAMILIES: &[Family] = &[
                 "name: prop\nworkload:\n  trace: {{format: philly-pollux, path: philly/philly-pollux.csv}}\n  \
                  transforms: [dedup, sort, {{window: {{from: \"2017-10-07\", to: \"2017-12-01\"}}}}, {{episode: \
                  {{jobs: {}}}}}]\n  model: rigid\ncluster:\n  nodes:\n    - {{gpu_type: p100, gpus: 2, count: {}}}\n    \
-                 - {{gpu_type: p100, gpus: 8, count: {}}}\nperf: rigid\npolicies: [\"{policy}\"]\nseeds: [{}]\n\
-                 sweep:\n  episode: [{}]\nsim: {{restart_overhead: {}}}\n",
+                 - {{gpu_type: p100, gpus: 8, count: {}}}\nperf: rigid\nsweep:\n  \
+                 episode: [{}]\n{}",
                 case.jobs.max(2),
                 case.gpus_per_type[0] + 1,
                 case.gpus_per_type[1] / 2 + 4,
-                case.seed,
                 case.trace_index * 7,
-                case.restart_overhead
+                run_lines(case, policy, "")
             )
         },
     },
@@ -150,12 +152,11 @@ const FAMILIES: &[Family] = &[
         spec: |case, policy| {
             format!(
                 "name: prop\nworkload:\n  generator:\n    gavel-continuous: {{jobs: {}, rate_per_hour: {}, multi_gpu: \
-                 true}}\ncluster:\n  {}\npolicies: [\"{policy}\"]\nseeds: [{}]\nsim: {{restart_overhead: {}}}\n",
+                 true}}\ncluster:\n  {}\n{}",
                 case.jobs,
                 case.rate_per_hour,
                 cluster(case),
-                case.seed,
-                case.restart_overhead
+                run_lines(case, policy, "")
             )
         },
     },
