@@ -153,18 +153,20 @@ pub struct LoadSummary {
 impl LoadSummary {
     /// Counts one row left out for `reason`.
     pub fn drop_row(&mut self, reason: &str) {
-        match self.dropped.iter_mut().find(|(known, _)| known == reason) {
-            Some((_, count)) => *count += 1,
-            None => self.dropped.push((reason.to_string(), 1)),
-        }
+        count_one(&mut self.dropped, reason);
     }
 
     /// Counts one row kept after `correction`.
     pub fn adjust_row(&mut self, correction: &str) {
-        match self.adjusted.iter_mut().find(|(known, _)| known == correction) {
-            Some((_, count)) => *count += 1,
-            None => self.adjusted.push((correction.to_string(), 1)),
-        }
+        count_one(&mut self.adjusted, correction);
+    }
+}
+
+/// Adds one to the count of `what`, first seen now or before.
+fn count_one(counts: &mut Vec<(String, usize)>, what: &str) {
+    match counts.iter_mut().find(|(known, _)| known == what) {
+        Some((_, count)) => *count += 1,
+        None => counts.push((what.to_string(), 1)),
     }
 }
 

@@ -102,6 +102,11 @@ pub struct PhillyRawOptions {
 pub const FALL_BACK_READING: &str =
     "an attempt spans the end of daylight time (its start read as daylight time, its end as standard time)";
 
+/// A JSON value as an error shows what was found: shortened, or "nothing" when absent.
+fn found(value: Option<&serde_json::Value>) -> String {
+    value.map_or("nothing".to_string(), |value| crate::text::shown(&value.to_string()))
+}
+
 fn time_field(value: Option<&serde_json::Value>) -> Result<Option<&str>, String> {
     match value {
         None | Some(serde_json::Value::Null) => Ok(None),
@@ -169,9 +174,9 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
             let details = match attempt.get("detail") {
                 Some(serde_json::Value::Array(details)) => details,
                 other => {
-                    let found = other.map_or("nothing".to_string(), |value| crate::text::shown(&value.to_string()));
                     return Err(fail(format!(
-                        "field 'attempts[{number}].detail': expected an array of {{\"ip\", \"gpus\": [...]}}, got {found}"
+                        "field 'attempts[{number}].detail': expected an array of {{\"ip\", \"gpus\": [...]}}, got {}",
+                        found(other)
                     )));
                 }
             };
@@ -180,9 +185,9 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
                 match detail.get("gpus") {
                     Some(serde_json::Value::Array(list)) => gpus += list.len(),
                     other => {
-                        let found = other.map_or("nothing".to_string(), |value| crate::text::shown(&value.to_string()));
                         return Err(fail(format!(
-                            "field 'attempts[{number}].detail[{machine}].gpus': expected an array of GPU names, got {found}"
+                            "field 'attempts[{number}].detail[{machine}].gpus': expected an array of GPU names, got {}",
+                            found(other)
                         )));
                     }
                 }
