@@ -5,7 +5,8 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use schedlab_fuzz::{FORMATS, TARGETS, trace_input};
+use schedlab_fuzz::{TARGETS, trace_input};
+use schedlab_trace::TraceFormat;
 use std::path::{Path, PathBuf};
 
 /// Mutants made of each seed input.
@@ -84,24 +85,24 @@ fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
         "trace" => {
             let fixtures = root().join("traces/fixtures");
             for (file, format) in [
-                ("philly-pollux.csv", 0),
-                ("philly-gavel-dist.csv", 1),
-                ("philly-raw.json", 2),
-                ("helios-cluster_log.csv", 3),
-                ("helios-dirlab.csv", 4),
-                ("alibaba-openb.csv", 6),
-                ("gavel-mixed.trace", 7),
-                ("pollux-workload.csv", 8),
-                ("rltune.csv", 9),
+                ("philly-pollux.csv", TraceFormat::PhillyPollux),
+                ("philly-gavel-dist.csv", TraceFormat::PhillyGavelDist),
+                ("philly-raw.json", TraceFormat::PhillyRaw),
+                ("helios-cluster_log.csv", TraceFormat::Helios),
+                ("helios-dirlab.csv", TraceFormat::HeliosDirlab),
+                ("alibaba-openb.csv", TraceFormat::AlibabaOpenb),
+                ("gavel-mixed.trace", TraceFormat::Gavel),
+                ("pollux-workload.csv", TraceFormat::Pollux),
+                ("rltune.csv", TraceFormat::RltuneSwf),
             ] {
                 let bytes = std::fs::read(fixtures.join(file)).unwrap();
-                seeds.push((file.to_string(), trace_input(FORMATS[format], &bytes)));
+                seeds.push((file.to_string(), trace_input(format, &bytes)));
             }
             let pai = fixtures.join("alibaba-pai");
             let mut tables = std::fs::read(pai.join("pai_job_table.csv")).unwrap();
             tables.push(0x0c);
             tables.extend(std::fs::read(pai.join("pai_task_table.csv")).unwrap());
-            seeds.push(("alibaba-pai".to_string(), trace_input(FORMATS[5], &tables)));
+            seeds.push(("alibaba-pai".to_string(), trace_input(TraceFormat::AlibabaPai, &tables)));
         }
         "spec" => {
             for dir in ["experiments", "experiments/ci"] {
