@@ -46,25 +46,29 @@ fn effective_throughputs(input: &AllocationInput, heterogeneity_aware: bool) -> 
 /// `demand[m] > 0`, `X >= 0`, `X[m][j] = 0` where `T[m][j] = 0`, `sum_j X[m][j] <= 1` and
 /// `sum_m s_m X[m][j] <= N_j`. Max-min fairness, makespan and each step of finish-time fairness
 /// are this LP with different demands. Identical jobs share one row ([`JobClasses`]).
+///
+/// With `offset`, each job's row is `rate_m >= offset[m] + t demand[m]` instead (the scaled
+/// step of finish-time fairness, [`FtfIteration::Scaled`]).
 fn max_min_ratio(
     name: &str,
     throughputs: &[Vec<f64>],
     demand: &[f64],
+    offset: Option<&[f64]>,
     scale_factors: &[u32],
     capacity: &[u32],
     backend: Backend,
 ) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
-    let classes = JobClasses::group(throughputs, scale_factors, demand);
+    let classes = JobClasses::group(throughputs, scale_factors, demand, offset);
     let mut lp = LinearProgram::new(name, Sense::Maximize);
     let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
     lp.objective(objective, 1.0);
     let vars = classes.time_variables(&mut lp, throughputs);
     for (row, &m) in vars.iter().zip(&classes.representatives) {
         if demand[m] > 0.0 {
-            // t demand[m] - sum_j T[m][j] X[m][j] <= 0
+            // t demand[m] - sum_j T[m][j] X[m][j] <= -offset[m]
             let mut terms: Vec<_> = row.iter().zip(&throughputs[m]).map(|(&var, rate)| (var, -rate)).collect();
             terms.push((objective, demand[m]));
-            lp.constraint(terms, Comparison::AtMost, 0.0);
+            lp.constraint(terms, Comparison::AtMost, offset.map_or(0.0, |offset| -offset[m]));
         }
     }
     if classes.representatives.iter().all(|&m| demand[m] <= 0.0) {
@@ -97,8 +101,15 @@ pub fn max_min_fairness(
     let usable = effective_throughputs(input, false);
     // s_m / w_m sum_j X[m][j] >= t  is  sum_j 1 X[m][j] >= t (w_m / s_m).
     let demand: Vec<f64> = (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
-    let (mut isolated, agnostic_objective, agnostic_stats) =
-        max_min_ratio("max-min fairness (agnostic)", &usable, &demand, &input.scale_factors, &input.capacity, backend)?;
+    let (mut isolated, agnostic_objective, agnostic_stats) = max_min_ratio(
+        "max-min fairness (agnostic)",
+        &usable,
+        &demand,
+        None,
+        &input.scale_factors,
+        &input.capacity,
+        backend,
+    )?;
     spread_over_types(&mut isolated, &usable, &input.scale_factors, &input.capacity);
     if !heterogeneity_aware {
         return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
@@ -109,8 +120,15 @@ pub fn max_min_fairness(
             input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m])
         })
         .collect();
-    let (fractions, objective, mut stats) =
-        max_min_ratio("max-min fairness", &input.throughputs, &demand, &input.scale_factors, &input.capacity, backend)?;
+    let (fractions, objective, mut stats) = max_min_ratio(
+        "max-min fairness",
+        &input.throughputs,
+        &demand,
+        None,
+        &input.scale_factors,
+        &input.capacity,
+        backend,
+    )?;
     stats.build_time += agnostic_stats.build_time;
     stats.solve_time += agnostic_stats.solve_time;
     Ok(TimeFractions { fractions, objective, stats })
@@ -131,7 +149,7 @@ pub fn makespan(
     let throughputs = effective_throughputs(input, heterogeneity_aware);
     let name = if heterogeneity_aware { "makespan" } else { "makespan (agnostic)" };
     let (fractions, z, stats) =
-        max_min_ratio(name, &throughputs, remaining_steps, &input.scale_factors, &input.capacity, backend)?;
+        max_min_ratio(name, &throughputs, remaining_steps, None, &input.scale_factors, &input.capacity, backend)?;
     let horizon = if remaining_steps.iter().all(|steps| *steps <= 0.0) { 0.0 } else { 1.0 / z.max(0.0) };
     Ok(TimeFractions { fractions, objective: horizon, stats })
 }
@@ -143,20 +161,19 @@ pub fn makespan(
 /// throughput under the heterogeneity-agnostic max-min fairness allocation (Gavel's
 /// "isolated" share).
 ///
-/// Reformulation (ours): for a fixed `rho`, `rho_m <= rho` is the linear constraint
-/// `rate_m >= R_m / (rho D_m - t_m)` with `D_m = t_m + R_m / iso_m`. Starting from `rho_0`, the
-/// value of the isolated allocation, each step solves the max-min LP
-/// `maximise lambda` subject to `rate_m >= lambda R_m / (rho_k D_m - t_m)`. If `lambda > 1`
-/// the new allocation has a strictly smaller value `rho_{k+1} = max_m rho_m(X)`; if
-/// `lambda <= 1`, no allocation beats `rho_k`, which is optimal. This is Dinkelbach's method
-/// for generalised fractional programs; it stops when `lambda <= 1 + tolerance` or after
+/// Reformulation (ours): `rho_m = N_m / E_m` with `N_m = t_m rate_m + R_m` and
+/// `E_m = D_m rate_m`, `D_m = t_m + R_m / iso_m`, both linear in `X`: a generalised fractional
+/// program, solved by iterated LPs from the isolated allocation (see [`FtfIteration`]). It stops
+/// when a step would improve `rho` by less than the factor `tolerance`, or after
 /// `max_iterations` LPs. The objective returned is the final `rho`.
+#[allow(clippy::too_many_arguments)]
 pub fn finish_time_fairness(
     input: &AllocationInput,
     remaining_steps: &[f64],
     elapsed: &[f64],
     heterogeneity_aware: bool,
     backend: Backend,
+    iteration: FtfIteration,
     tolerance: f64,
     max_iterations: usize,
 ) -> Result<FinishTimeFairness, SolverError> {
@@ -168,38 +185,80 @@ pub fn finish_time_fairness(
     };
     let isolated_rates = rates(&isolated.fractions);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
-    let iteration = Dinkelbach { remaining_steps, elapsed, tolerance, max_iterations };
-    let (mut best, rho, solves) =
-        iteration.run(isolated.fractions, &isolated_rates, &isolated_rates, isolated.stats, |demand: &[f64]| {
-            let (fractions, lambda, step) =
-                max_min_ratio(name, &throughputs, demand, &input.scale_factors, &input.capacity, backend)?;
+    let dinkelbach = Dinkelbach { remaining_steps, elapsed, iteration, tolerance, max_iterations };
+    let (mut best, rho, solves) = dinkelbach.run(
+        isolated.fractions,
+        &isolated_rates,
+        &isolated_rates,
+        isolated.stats,
+        |offset: Option<&[f64]>, demand: &[f64]| {
+            let (fractions, t, step) =
+                max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?;
             let step_rates = rates(&fractions);
-            Ok((fractions, lambda, step, step_rates))
-        })?;
+            Ok((fractions, t, step, step_rates))
+        },
+    )?;
     if !heterogeneity_aware {
         spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
     }
     Ok(FinishTimeFairness { fractions: best, rho, solves })
 }
 
-/// Dinkelbach's iteration for finish-time fairness, shared by the plain and space-sharing
-/// forms: from a starting allocation, solve `maximise lambda` s.t.
-/// `rate_m >= lambda R_m / (rho_k D_m - t_m)` until `lambda <= 1 + tolerance`, the value stops
-/// falling, or `max_iterations` LPs have been solved.
+/// How finish-time fairness iterates its LPs. Both start from the isolated allocation `X_0` with
+/// value `rho_0 = max_m rho_m(X_0)`, solve one LP per step, take `rho_{k+1} = max_m rho_m(X_{k+1})`
+/// from the step's allocation, and stop when the step proves `rho_k` optimal to `tolerance` or no
+/// longer improves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FtfIteration {
+    /// Dinkelbach's method, each ratio scaled by a constant: `maximise lambda` s.t.
+    /// `rate_m >= lambda R_m / (rho_k D_m - t_m)` (that is, `N_m - rho_k E_m <= (1 - lambda) R_m`);
+    /// `lambda <= 1` proves `rho_k` optimal. Converges linearly: about 6 LPs per allocation on
+    /// Gavel's multi-GPU workload.
+    Dinkelbach,
+    /// The variant of Crouzeix, Ferland and Schaible (J. Optim. Theory Appl. 50, 1986), each ratio
+    /// scaled by its denominator at the current allocation: `minimise s` s.t.
+    /// `N_m(X) - rho_k E_m(X) <= s E_m(X_k)`, that is `maximise t = -s` s.t.
+    /// `rate_m >= (R_m + t D_m rate_m(X_k)) / (rho_k D_m - t_m)`. `X_k` is feasible with `t = 0`,
+    /// `t <= 0` proves `rho_k` optimal, and `t` approximates the step's decrease of `rho`.
+    /// Converges superlinearly (their Theorem 4.1).
+    Scaled,
+}
+
+impl FtfIteration {
+    /// The parameter's values, in the order documented.
+    pub const NAMES: [&'static str; 2] = ["scaled", "dinkelbach"];
+
+    /// Reads the parameter value `scaled` or `dinkelbach`.
+    pub fn parse(text: &str) -> Option<FtfIteration> {
+        match text {
+            "scaled" => Some(FtfIteration::Scaled),
+            "dinkelbach" => Some(FtfIteration::Dinkelbach),
+            _ => None,
+        }
+    }
+}
+
+/// The iteration of finish-time fairness, shared by the plain and space-sharing forms: from a
+/// starting allocation, one max-min LP per step (see [`FtfIteration`]) until the step proves the
+/// current value optimal to `tolerance`, the value stops falling, or `max_iterations` LPs have
+/// been solved.
 pub(crate) struct Dinkelbach<'a> {
     /// `R_m`, remaining steps.
     pub(crate) remaining_steps: &'a [f64],
     /// `t_m`, seconds since arrival.
     pub(crate) elapsed: &'a [f64],
-    /// Stop when `lambda <= 1 + tolerance`.
+    /// How each step scales the ratios.
+    pub(crate) iteration: FtfIteration,
+    /// Stop when a step would improve `rho` by less than this factor.
     pub(crate) tolerance: f64,
     /// At most this many LPs after the start.
     pub(crate) max_iterations: usize,
 }
 
 impl Dinkelbach<'_> {
-    /// Runs the iteration. `step(demand)` solves one max-min LP and returns the allocation,
-    /// `lambda`, its statistics and each job's rate. Returns the best allocation, its `rho` and
+    /// Runs the iteration. `step(offset, demand)` solves `maximise t` s.t.
+    /// `rate_m >= offset[m] + t demand[m]` (`offset` 0 when `None`) and returns the allocation,
+    /// `t`, its statistics and each job's rate. Returns the best allocation, its `rho` and
     /// every solve's statistics (the start's first).
     pub(crate) fn run<A>(
         &self,
@@ -207,7 +266,7 @@ impl Dinkelbach<'_> {
         start_rates: &[f64],
         isolated_rates: &[f64],
         start_stats: SolveStats,
-        mut step: impl FnMut(&[f64]) -> Result<(A, f64, SolveStats, Vec<f64>), SolverError>,
+        mut step: impl FnMut(Option<&[f64]>, &[f64]) -> Result<(A, f64, SolveStats, Vec<f64>), SolverError>,
     ) -> Result<(A, f64, Vec<SolveStats>), SolverError> {
         let (remaining, elapsed) = (self.remaining_steps, self.elapsed);
         let jobs = remaining.len();
@@ -221,20 +280,33 @@ impl Dinkelbach<'_> {
         };
         let mut stats = vec![start_stats];
         let mut best = start;
+        let mut best_rates = start_rates.to_vec();
         let mut rho = value(start_rates);
         while stats.len() <= self.max_iterations && rho.is_finite() && rho > 0.0 {
-            let demand: Vec<f64> = (0..jobs)
-                .map(|m| {
-                    if remaining[m] > 0.0 {
-                        remaining[m] / (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE)
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
-            let (allocation, lambda, solve_stats, rates) = step(&demand)?;
+            // rho_m <= rho is rate_m >= R_m / (rho D_m - t_m).
+            let slack = |m: usize| (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE);
+            let active = |m: usize| remaining[m] > 0.0;
+            let (allocation, t, solve_stats, rates) = match self.iteration {
+                FtfIteration::Dinkelbach => {
+                    let demand: Vec<f64> =
+                        (0..jobs).map(|m| if active(m) { remaining[m] / slack(m) } else { 0.0 }).collect();
+                    step(None, &demand)?
+                }
+                FtfIteration::Scaled => {
+                    let offset: Vec<f64> =
+                        (0..jobs).map(|m| if active(m) { remaining[m] / slack(m) } else { 0.0 }).collect();
+                    let demand: Vec<f64> = (0..jobs)
+                        .map(|m| if active(m) { isolated_time[m] * best_rates[m] / slack(m) } else { 0.0 })
+                        .collect();
+                    step(Some(&offset), &demand)?
+                }
+            };
             stats.push(solve_stats);
-            if lambda <= 1.0 + self.tolerance {
+            let proven = match self.iteration {
+                FtfIteration::Dinkelbach => t <= 1.0 + self.tolerance,
+                FtfIteration::Scaled => t <= self.tolerance * rho,
+            };
+            if proven {
                 break;
             }
             let next = value(&rates);
@@ -242,6 +314,7 @@ impl Dinkelbach<'_> {
                 break;
             }
             best = allocation;
+            best_rates = rates;
             rho = next;
         }
         Ok((best, rho, stats))
@@ -281,7 +354,7 @@ pub fn max_throughput(
         (Some(_), false) => "max throughput per cost",
         (Some(_), true) => "max throughput per cost with SLOs",
     };
-    let classes = JobClasses::group(&throughputs, &input.scale_factors, required_rates);
+    let classes = JobClasses::group(&throughputs, &input.scale_factors, required_rates, None);
     let mut lp = LinearProgram::new(name, Sense::Maximize);
     let vars = classes.time_variables(&mut lp, &throughputs);
     for (row, (&m, &size)) in vars.iter().zip(classes.representatives.iter().zip(&classes.sizes)) {
@@ -534,10 +607,11 @@ pub(crate) struct JobClasses {
 }
 
 impl JobClasses {
-    /// Groups jobs by identical LP rows: throughputs, scale factor and demand.
-    fn group(throughputs: &[Vec<f64>], scale_factors: &[u32], demand: &[f64]) -> JobClasses {
+    /// Groups jobs by identical LP rows: throughputs, scale factor, demand and offset.
+    fn group(throughputs: &[Vec<f64>], scale_factors: &[u32], demand: &[f64], offset: Option<&[f64]>) -> JobClasses {
         JobClasses::by_key(throughputs.iter().enumerate().map(|(m, row)| {
-            (row.iter().map(|rate| rate.to_bits()).collect::<Vec<u64>>(), scale_factors[m], demand[m].to_bits())
+            let offset = offset.map_or(0, |offset| offset[m].to_bits());
+            (row.iter().map(|rate| rate.to_bits()).collect::<Vec<u64>>(), scale_factors[m], demand[m].to_bits(), offset)
         }))
     }
 
@@ -850,19 +924,27 @@ pub(crate) mod tests {
 
     #[test]
     fn finish_time_fairness_reaches_the_optimum_found_by_brute_force() {
+        for iteration in [FtfIteration::Scaled, FtfIteration::Dinkelbach] {
+            ftf_reaches_the_brute_force_optimum(iteration);
+        }
+    }
+
+    fn ftf_reaches_the_brute_force_optimum(iteration: FtfIteration) {
         // Job 0 is 4x faster on type A; job 1 runs equally on both. The isolated (agnostic
         // max-min) allocation spreads each job half and half: iso = (2.5, 1).
         // With no time elapsed, rho_1 = 1 / rate_1 >= 1 (job 1's rate is at most 1), and
         // rho = 1 is reachable: job 1 full time on B, job 0 on A at rate 4 (rho_0 = 0.625).
         let input = two_by_two([[4.0, 1.0], [1.0, 1.0]]);
         let result =
-            finish_time_fairness(&input, &[100.0, 50.0], &[0.0, 0.0], true, Backend::MicroLp, 1e-9, 50).unwrap();
+            finish_time_fairness(&input, &[100.0, 50.0], &[0.0, 0.0], true, Backend::MicroLp, iteration, 1e-9, 50)
+                .unwrap();
         assert!(close(result.rho, 1.0), "{result:?}");
         // With time elapsed the optimum is interior; compare with a grid search over every
         // allocation on a 1/40 grid (an upper bound on the optimum).
         let (remaining, elapsed) = ([400.0, 30.0], [50.0, 10.0]);
         let input = two_by_two([[3.0, 1.0], [2.0, 1.5]]);
-        let result = finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, 1e-9, 50).unwrap();
+        let result =
+            finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, iteration, 1e-9, 50).unwrap();
         let isolated = max_min_fairness(&input, false, Backend::MicroLp).unwrap().fractions;
         let achieved = ftf_ratios(&input, &isolated, &result.fractions, &remaining, &elapsed);
         assert!(close(achieved.iter().cloned().fold(0.0, f64::max), result.rho), "{achieved:?} {result:?}");
@@ -885,6 +967,37 @@ pub(crate) mod tests {
         assert!(result.rho <= grid_best + 1e-9, "LP {} vs grid {grid_best}", result.rho);
         assert!(result.rho >= grid_best - 0.02, "LP {} is far below the grid's {grid_best}", result.rho);
         assert!(result.solves.len() >= 2, "the isolated LP and at least one step: {result:?}");
+    }
+
+    #[test]
+    fn the_scaled_iteration_reaches_dinkelbachs_optimum_in_fewer_lps() {
+        // 24 jobs of 1-2 GPUs on three types of 6 GPUs, throughputs, remaining steps and ages
+        // from a fixed linear congruential sequence.
+        let mut state = 12345_u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let jobs = 24;
+        let input = AllocationInput {
+            throughputs: (0..jobs).map(|_| (0..3).map(|_| 0.2 + 2.0 * next()).collect()).collect(),
+            scale_factors: (0..jobs).map(|m| 1 + (m % 2) as u32).collect(),
+            weights: vec![1.0; jobs],
+            capacity: vec![6, 6, 6],
+        };
+        let remaining: Vec<f64> = (0..jobs).map(|_| 1e3 + 1e5 * next()).collect();
+        let elapsed: Vec<f64> = (0..jobs).map(|_| 1e4 * next()).collect();
+        let solve = |iteration| {
+            finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, iteration, 1e-7, 50).unwrap()
+        };
+        let (scaled, dinkelbach) = (solve(FtfIteration::Scaled), solve(FtfIteration::Dinkelbach));
+        assert!((scaled.rho - dinkelbach.rho).abs() <= 1e-5 * dinkelbach.rho, "{} vs {}", scaled.rho, dinkelbach.rho);
+        assert!(
+            scaled.solves.len() < dinkelbach.solves.len(),
+            "scaled {} LPs, Dinkelbach {}",
+            scaled.solves.len(),
+            dinkelbach.solves.len()
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! LPs themselves are in `allocation.rs` and `per_job_packing.rs`.
 
 use crate::allocation::{
-    AllocationInput, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness, max_min_fairness_packed,
-    max_throughput, max_throughput_packed,
+    AllocationInput, FtfIteration, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness,
+    max_min_fairness_packed, max_throughput, max_throughput_packed,
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
 use crate::gandiva::gandiva_allocation;
@@ -156,6 +156,8 @@ pub(crate) fn read(
             rng: Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(reader.f64("seed", 0.0)? as u64)),
         }),
         GavelKind::FinishTimeFairness | GavelKind::FinishTimeFairnessPacked => Box::new(FinishTimeFairness {
+            iteration: FtfIteration::parse(reader.choice("iteration", "scaled", &FtfIteration::NAMES)?)
+                .expect("every listed name parses"),
             tolerance: reader.positive_f64("tolerance", 1e-4)?,
             max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
             packed: kind == GavelKind::FinishTimeFairnessPacked,
@@ -235,6 +237,8 @@ impl Objective for Makespan {
 
 /// Finish-time fairness, by iterated LPs, optionally with pairs.
 struct FinishTimeFairness {
+    /// How the LPs are iterated.
+    iteration: FtfIteration,
     /// Stop when an LP step improves by less than this factor.
     tolerance: f64,
     /// At most this many LPs per allocation.
@@ -256,10 +260,18 @@ impl Objective for FinishTimeFairness {
         let elapsed: Vec<f64> = request.active.iter().map(|job| request.now - job.arrival).collect();
         let remaining = request.remaining();
         let (tolerance, iterations, backend) = (self.tolerance, self.max_iterations, request.backend);
+        let iteration = self.iteration;
         if self.packed {
-            let result =
-                finish_time_fairness_packed(request.packing(), &remaining, &elapsed, backend, tolerance, iterations)
-                    .map_err(error)?;
+            let result = finish_time_fairness_packed(
+                request.packing(),
+                &remaining,
+                &elapsed,
+                backend,
+                iteration,
+                tolerance,
+                iterations,
+            )
+            .map_err(error)?;
             Ok(Allocated {
                 singles: result.fractions.singles,
                 pairs: result.fractions.pairs,
@@ -273,6 +285,7 @@ impl Objective for FinishTimeFairness {
                 &elapsed,
                 request.aware,
                 backend,
+                iteration,
                 tolerance,
                 iterations,
             )

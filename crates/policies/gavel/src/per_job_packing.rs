@@ -23,15 +23,18 @@
 //! `jobs x templates x types` pair variables rather than `jobs^2 x types`, and the split gives
 //! each job at most a few pairs.
 
-use crate::allocation::{AllocationInput, JobClasses, PackedFractions, PackingInput, PairRows, max_min_fairness};
+use crate::allocation::{
+    AllocationInput, Dinkelbach, FtfIteration, JobClasses, PackedFractions, PackingInput, PairRows, max_min_fairness,
+};
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::BTreeMap;
 
 /// What a per-job space-sharing LP optimises.
 #[derive(Clone, Copy)]
 pub(crate) enum Goal<'a> {
-    /// Maximise `t` such that every job with `demand[m] > 0` has `rate_m >= t demand[m]`.
-    MaxMinRatio { demand: &'a [f64] },
+    /// Maximise `t` such that every job with `demand[m] > 0` has
+    /// `rate_m >= offset[m] + t demand[m]` (`offset` 0 when `None`).
+    MaxMinRatio { demand: &'a [f64], offset: Option<&'a [f64]> },
     /// Maximise the summed rates, each divided by its type's cost (1 without costs), with
     /// `rate_m >= required[m]` for every job with `required[m] > 0`.
     Throughput { costs: Option<&'a [f64]>, required: &'a [f64] },
@@ -64,8 +67,12 @@ pub(crate) fn solve_per_job(
     let base = &input.base;
     let (jobs, types) = (base.throughputs.len(), base.capacity.len());
     let bound = |m: usize| match goal {
-        Goal::MaxMinRatio { demand } => demand[m],
+        Goal::MaxMinRatio { demand, .. } => demand[m],
         Goal::Throughput { required, .. } => required[m],
+    };
+    let offset = |m: usize| match goal {
+        Goal::MaxMinRatio { offset: Some(offset), .. } => offset[m],
+        _ => 0.0,
     };
     let cost = |j: usize| match goal {
         Goal::Throughput { costs: Some(costs), .. } => costs[j],
@@ -73,7 +80,7 @@ pub(crate) fn solve_per_job(
     };
     let groups = JobClasses::by_key((0..jobs).map(|m| {
         let usable: Vec<bool> = base.throughputs[m].iter().map(|rate| *rate > 0.0).collect();
-        (input.templates[m], bound(m).to_bits(), usable)
+        (input.templates[m], bound(m).to_bits(), offset(m).to_bits(), usable)
     }));
     let templates = input.pair_rates.len();
     // Each template's rate alone per type (the same for every job of the template where usable),
@@ -142,11 +149,11 @@ pub(crate) fn solve_per_job(
         }
         lp.constraint(rate.iter().map(|&(var, _, _)| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
         match (goal, ratio) {
-            (Goal::MaxMinRatio { demand }, Some(t)) if demand[m] > 0.0 => {
-                // t demand[m] - rate_m <= 0
+            (Goal::MaxMinRatio { demand, .. }, Some(t)) if demand[m] > 0.0 => {
+                // t demand[m] - rate_m <= -offset[m]
                 let mut terms: Vec<_> = rate.iter().map(|&(var, speed, _)| (var, -speed)).collect();
                 terms.push((t, demand[m]));
-                lp.constraint(terms, Comparison::AtMost, 0.0);
+                lp.constraint(terms, Comparison::AtMost, -offset(m));
             }
             (Goal::Throughput { required, .. }, _) => {
                 for &(var, speed, gpu_type) in &rate {
@@ -160,7 +167,7 @@ pub(crate) fn solve_per_job(
             _ => {}
         }
     }
-    if let (Goal::MaxMinRatio { demand }, Some(t)) = (goal, ratio)
+    if let (Goal::MaxMinRatio { demand, .. }, Some(t)) = (goal, ratio)
         && demand.iter().all(|d| *d <= 0.0)
     {
         // Nothing to balance: bound t so that the program stays bounded.
@@ -322,7 +329,7 @@ pub fn makespan_packed(
     remaining_steps: &[f64],
     backend: Backend,
 ) -> Result<PackedFractions, SolverError> {
-    let goal = Goal::MaxMinRatio { demand: remaining_steps };
+    let goal = Goal::MaxMinRatio { demand: remaining_steps, offset: None };
     let mut solved = solve_per_job(input, goal, "makespan (packed)", backend)?.fractions;
     let z = solved.objective;
     solved.objective = if remaining_steps.iter().all(|steps| *steps <= 0.0) { 0.0 } else { 1.0 / z.max(0.0) };
@@ -367,6 +374,7 @@ pub fn finish_time_fairness_packed(
     remaining_steps: &[f64],
     elapsed: &[f64],
     backend: Backend,
+    iteration: FtfIteration,
     tolerance: f64,
     max_iterations: usize,
 ) -> Result<PackedFinishTimeFairness, SolverError> {
@@ -381,14 +389,20 @@ pub fn finish_time_fairness_packed(
         objective: 0.0,
         stats: isolated.stats.clone(),
     };
-    let iteration = crate::allocation::Dinkelbach { remaining_steps, elapsed, tolerance, max_iterations };
-    let (best, rho, solves) =
-        iteration.run(start, &isolated_rates, &isolated_rates, isolated.stats, |demand: &[f64]| {
-            let solved = solve_per_job(input, Goal::MaxMinRatio { demand }, "finish-time fairness (packed)", backend)?;
-            let lambda = solved.fractions.objective;
+    let dinkelbach = Dinkelbach { remaining_steps, elapsed, iteration, tolerance, max_iterations };
+    let (best, rho, solves) = dinkelbach.run(
+        start,
+        &isolated_rates,
+        &isolated_rates,
+        isolated.stats,
+        |offset: Option<&[f64]>, demand: &[f64]| {
+            let goal = Goal::MaxMinRatio { demand, offset };
+            let solved = solve_per_job(input, goal, "finish-time fairness (packed)", backend)?;
+            let t = solved.fractions.objective;
             let stats = solved.fractions.stats.clone();
-            Ok((solved.fractions, lambda, stats, solved.rates))
-        })?;
+            Ok((solved.fractions, t, stats, solved.rates))
+        },
+    )?;
     Ok(PackedFinishTimeFairness { fractions: PackedFractions { objective: rho, ..best }, rho, solves })
 }
 
@@ -470,12 +484,22 @@ mod tests {
         // min(rate_A / 5, rate_B / 2): (10 a + 6 p) / 5 = 3 p / 2 with b = 0, a = 1 - p gives
         // p = 20/23, a = 3/23 and min 30/23, so rho = 23/30 (half the GPU each gives 1).
         let input = one_gpu_pair((6.0, 3.0));
-        let result =
-            finish_time_fairness_packed(&input, &[600.0, 600.0], &[0.0, 0.0], Backend::MicroLp, 1e-6, 50).unwrap();
-        assert!((result.rho - 23.0 / 30.0).abs() < 1e-4, "{result:?}");
-        assert_eq!(result.fractions.pairs.len(), 1, "{result:?}");
-        assert!((result.fractions.pairs[0].1[0] - 20.0 / 23.0).abs() < 1e-3, "{result:?}");
-        assert!(result.solves.len() >= 2, "the isolated allocation, then at least one step");
+        for iteration in [FtfIteration::Scaled, FtfIteration::Dinkelbach] {
+            let result = finish_time_fairness_packed(
+                &input,
+                &[600.0, 600.0],
+                &[0.0, 0.0],
+                Backend::MicroLp,
+                iteration,
+                1e-6,
+                50,
+            )
+            .unwrap();
+            assert!((result.rho - 23.0 / 30.0).abs() < 1e-4, "{iteration:?}: {result:?}");
+            assert_eq!(result.fractions.pairs.len(), 1, "{iteration:?}: {result:?}");
+            assert!((result.fractions.pairs[0].1[0] - 20.0 / 23.0).abs() < 1e-3, "{iteration:?}: {result:?}");
+            assert!(result.solves.len() >= 2, "the isolated allocation, then at least one step");
+        }
     }
 
     #[test]
@@ -578,7 +602,8 @@ mod tests {
             let demand: Vec<f64> = (0..jobs).map(|_| f64::from(rng.random_range(1..4_u8))).collect();
             let expected = per_pair_max_min(&input, &demand);
             let solved =
-                solve_per_job(&input, Goal::MaxMinRatio { demand: &demand }, "test", Backend::MicroLp).unwrap();
+                solve_per_job(&input, Goal::MaxMinRatio { demand: &demand, offset: None }, "test", Backend::MicroLp)
+                    .unwrap();
             let got = solved.fractions.objective;
             assert!((got - expected).abs() < 1e-6 * expected.max(1.0), "case {case}: {got} against {expected}");
             // The split is feasible and gives every job the rate the LP promised.
