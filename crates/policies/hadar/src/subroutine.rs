@@ -208,7 +208,15 @@ pub fn best_schedule_with(
         match progress {
             Progress::Sum => rules.push(TypeRule::Any),
             Progress::Bottleneck => {
-                rules.extend(job.worker_rates.iter().filter(|rate| **rate > 0.0).map(|&rate| TypeRule::AtLeast(rate)))
+                // A threshold that admits a single type gives that type's candidates, in the
+                // same order, so the same schedule as its `Only` rule: skip it.
+                let admitted = |threshold: f64| job.worker_rates.iter().filter(|rate| **rate >= threshold).count();
+                rules.extend(
+                    job.worker_rates
+                        .iter()
+                        .filter(|rate| **rate > 0.0 && admitted(**rate) > 1)
+                        .map(|&rate| TypeRule::AtLeast(rate)),
+                )
             }
         }
     }
@@ -269,27 +277,10 @@ fn schedule_under(
     gpus: &[Candidate],
     candidates: &mut Vec<Candidate>,
 ) -> Option<Schedule> {
-    candidates.clear();
-    for gpu in gpus {
-        let allowed = match rule {
-            TypeRule::Only(only) => gpu.gpu_type == only,
-            TypeRule::AtLeast(threshold) => gpu.rate >= threshold,
-            TypeRule::Any => true,
-        };
-        if allowed {
-            let value = match rule {
-                TypeRule::Any => gpu.rate / gpu.price,
-                _ => 1.0 / gpu.price,
-            };
-            candidates.push(Candidate { value, ..*gpu });
-        }
-    }
-    if candidates.len() < job.workers as usize {
-        return None;
-    }
     // Best first: throughput per unit price (for one type or a bottleneck threshold this is
     // the cheapest GPU), then the job's current nodes, then the lowest node and GPU. The order
-    // is total, so selecting the best W without sorting the rest is deterministic.
+    // is total, so the best W are one set however they are found: one pass keeps them in
+    // `candidates`, best first (W is at most a gang's size, so inserting is cheap).
     let order = |a: &Candidate, b: &Candidate| {
         b.value
             .total_cmp(&a.value)
@@ -298,10 +289,37 @@ fn schedule_under(
             .then(a.extra.cmp(&b.extra))
     };
     let workers = job.workers as usize;
-    if candidates.len() > workers {
-        candidates.select_nth_unstable_by(workers - 1, order);
+    candidates.clear();
+    for gpu in gpus {
+        let allowed = match rule {
+            TypeRule::Only(only) => gpu.gpu_type == only,
+            TypeRule::AtLeast(threshold) => gpu.rate >= threshold,
+            TypeRule::Any => true,
+        };
+        if !allowed {
+            continue;
+        }
+        let value = match rule {
+            TypeRule::Any => gpu.rate / gpu.price,
+            _ => 1.0 / gpu.price,
+        };
+        let candidate = Candidate { value, ..*gpu };
+        if candidates.len() == workers {
+            match candidates.last() {
+                // Fast path: a strictly smaller value ranks below whatever the other keys say.
+                Some(worst) if candidate.value < worst.value => continue,
+                Some(worst) if order(&candidate, worst).is_lt() => {
+                    candidates.pop();
+                }
+                _ => continue,
+            }
+        }
+        let at = candidates.partition_point(|kept| order(kept, &candidate).is_lt());
+        candidates.insert(at, candidate);
     }
-    candidates.truncate(job.workers as usize);
+    if candidates.len() < workers {
+        return None;
+    }
     // Sums in node order, so that they do not depend on how the best W were selected.
     candidates.sort_unstable_by_key(|candidate| (candidate.node, candidate.extra));
     let workers = f64::from(job.workers);
