@@ -18,24 +18,41 @@ type Cache = Mutex<BTreeMap<(PathBuf, TypeId), Arc<dyn Any + Send + Sync>>>;
 pub struct PolicyEnv {
     data: DataDir,
     seed: u64,
+    spec_seed: u64,
     cache: Arc<Cache>,
 }
 
 impl std::fmt::Debug for PolicyEnv {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PolicyEnv").field("data", &self.data).field("seed", &self.seed).finish_non_exhaustive()
+        f.debug_struct("PolicyEnv")
+            .field("data", &self.data)
+            .field("seed", &self.seed)
+            .field("spec_seed", &self.spec_seed)
+            .finish_non_exhaustive()
     }
 }
 
 impl PolicyEnv {
     /// An environment over `data` with seed 0 and an empty cache.
     pub fn new(data: DataDir) -> PolicyEnv {
-        PolicyEnv { data, seed: 0, cache: Arc::default() }
+        PolicyEnv { data, seed: 0, spec_seed: 0, cache: Arc::default() }
     }
 
     /// The same environment (sharing the cache) with another run seed.
     pub fn with_seed(&self, seed: u64) -> PolicyEnv {
         PolicyEnv { seed, ..self.clone() }
+    }
+
+    /// The same environment with another spec seed (see [`PolicyEnv::spec_seed`]).
+    pub fn with_spec_seed(&self, spec_seed: u64) -> PolicyEnv {
+        PolicyEnv { spec_seed, ..self.clone() }
+    }
+
+    /// The run's seed as the spec lists it (`seeds: [0, 1, 2]`), not derived: a policy that
+    /// imitates a Python simulator run with `--seed S` (Gavel's) seeds its generators from it,
+    /// as workloads with `rng: python` do. Prefer [`PolicyEnv::seed`] for anything else.
+    pub fn spec_seed(&self) -> u64 {
+        self.spec_seed
     }
 
     /// The data directory.

@@ -556,7 +556,7 @@ fn run_one(
         trace_jobs: experiment.inputs.traced_jobs.clone(),
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
-    let env = setup.env.with_seed(plan.run_seed);
+    let env = setup.env.with_seed(plan.run_seed).with_spec_seed(plan.seed);
     let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
     let mut solver: Option<schedlab_core::SolverStats> = None;
     let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {

@@ -11,7 +11,8 @@
 //! - `getrandbits(k)`: the top `k` bits of each 32-bit output, words least significant first;
 //! - `_randbelow(n)`, and with it `randrange(n)` and `choice(seq)`: rejection sampling of
 //!   `getrandbits(n.bit_length())` until the draw is below `n`;
-//! - `uniform(a, b)`: `a + (b - a) * random()`.
+//! - `uniform(a, b)`: `a + (b - a) * random()`;
+//! - `shuffle(x)`: swaps from the last position down with `_randbelow(i + 1)`.
 //!
 //! The fixture test compares every method against this machine's `python3` outputs.
 
@@ -169,6 +170,15 @@ impl PyRandom {
     /// `choice(seq)` returning the drawn index.
     pub fn choice_index(&mut self, len: usize) -> usize {
         self.randbelow(len as u64) as usize
+    }
+
+    /// `shuffle(x)`: in place, from the last position down, swapping position `i` with
+    /// `_randbelow(i + 1)` (CPython 3.11's `Random.shuffle`).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.randbelow(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
     }
 
     /// `uniform(a, b)`: `a + (b - a) * random()`.

@@ -56,6 +56,19 @@ fn every_method_matches_cpython() {
             let got = rng.uniform(a, b);
             assert_eq!(got.to_bits(), from_hex(expected.as_str().unwrap()).to_bits(), "seed {seed}, uniform({a}, {b})");
         }
+        for (index, expected) in case["shuffle3"].as_array().unwrap().iter().enumerate() {
+            let mut types = ["v100", "p100", "k80"];
+            rng.shuffle(&mut types);
+            let expected: Vec<&str> = expected.as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
+            assert_eq!(types.to_vec(), expected, "seed {seed}, shuffle of three types #{index}");
+        }
+        let mut letters = letters.clone();
+        rng.shuffle(&mut letters);
+        assert_eq!(
+            letters.iter().collect::<String>(),
+            case["shuffle26"].as_str().unwrap(),
+            "seed {seed}, shuffle of 26"
+        );
     }
 }
 

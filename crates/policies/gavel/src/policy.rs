@@ -7,6 +7,7 @@ use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Phase,
     Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, SolverStats, Time, build_with,
 };
+use schedlab_pyrandom::PyRandom;
 use schedlab_solver::Backend;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -81,6 +82,41 @@ pub enum GavelKind {
     MinCostPacked,
 }
 
+/// The random source of `type_order=shuffle`.
+enum TypeShuffler {
+    /// ChaCha8 seeded with 0 (`shuffle_rng=chacha`, the default outside `mode=gavel`).
+    ChaCha(Box<rand_chacha::ChaCha8Rng>),
+    /// CPython's generator seeded as Gavel's simulator seeds its worker-type shuffler, with the
+    /// spec's seed + 5 (`shuffle_rng=python`, the default with `mode=gavel`); set when the
+    /// policy is built for a run.
+    Python(Option<Box<PyRandom>>),
+}
+
+impl TypeShuffler {
+    /// This round's order of the cluster's types (indices into `names`). The Python source
+    /// shuffles Gavel's list: `v100`, `p100`, `k80` (those the cluster has, in that order),
+    /// then any other types in the cluster's order, as `_schedule_jobs_on_workers` does with
+    /// `random.shuffle`; ChaCha shuffles the cluster's order.
+    fn order(&mut self, names: &[String]) -> Vec<usize> {
+        match self {
+            TypeShuffler::ChaCha(rng) => {
+                use rand::seq::SliceRandom;
+                let mut order: Vec<usize> = (0..names.len()).collect();
+                order.shuffle(rng.as_mut());
+                order
+            }
+            TypeShuffler::Python(rng) => {
+                let rng = rng.as_mut().expect("built for a run by Gavel::new");
+                let position = |name: &str| names.iter().position(|known| known == name);
+                let mut order: Vec<usize> = ["v100", "p100", "k80"].iter().filter_map(|name| position(name)).collect();
+                order.extend((0..names.len()).filter(|index| !order.contains(index)).collect::<Vec<_>>());
+                rng.shuffle(&mut order);
+                order
+            }
+        }
+    }
+}
+
 /// Gavel's round-based scheduling on one of its allocation policies ([`GavelKind`]),
 /// heterogeneity-aware or agnostic.
 ///
@@ -120,7 +156,7 @@ pub struct Gavel {
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
     /// the type order for its policies that are neither "Perf" nor "Packing").
-    type_shuffler: Option<Box<rand_chacha::ChaCha8Rng>>,
+    type_shuffler: Option<TypeShuffler>,
     backend: Backend,
     /// The throughput table's path (`throughputs=`), relative to the data directory.
     throughputs: String,
@@ -150,7 +186,9 @@ impl Gavel {
     /// credits half a round, 180), `tie_break` (`id`; `deficit` breaks equal priorities by
     /// Gavel's deficit, then the allocation, before job ids), and two of Gavel's quirks, off by
     /// default: `type_order` (e.g. `v100/p100/k80`: fill each round type by type in this order,
-    /// or `shuffle` for a seeded random order each round; `none` by default) and
+    /// or `shuffle` for a seeded random order each round, drawn by `shuffle_rng`: `chacha`, or
+    /// `python`, CPython's generator seeded with the spec's seed + 5 as Gavel's simulator seeds
+    /// its shuffler; `none` by default) and
     /// `idle_until_round` (`true`: start nothing between rounds). Every kind but FIFO takes
     /// `fill_unallocated` (`false`; `true`, as Gavel, lets jobs fill GPUs left over on types
     /// where their allocation is 0, at priority 0) and `new_jobs_wait` (`false`; `true`, as
@@ -161,7 +199,7 @@ impl Gavel {
     /// last job has run `floor(rate x round)` steps, or when every job in it has finished).
     /// `mode=gavel` (default `schedlab`) makes
     /// every one of these defaults Gavel's simulator's: `type_order` `v100/p100/k80` for aware
-    /// kinds and `shuffle` for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
+    /// kinds and `shuffle` (with `shuffle_rng=python`) for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
     /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true`,
     /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true` and, for
     /// Gandiva, `pairing=blind`. LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`). Gandiva
@@ -190,7 +228,12 @@ impl Gavel {
             ("none", 0.0, 0.0, "id")
         };
         let type_order_text = reader.choice_text("type_order", order_default)?;
-        let type_shuffler = (type_order_text == "shuffle").then(|| Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(0)));
+        let shuffle_rng =
+            reader.choice("shuffle_rng", if gavel_mode { "python" } else { "chacha" }, &["chacha", "python"])?;
+        let type_shuffler = (type_order_text == "shuffle").then(|| match shuffle_rng {
+            "python" => TypeShuffler::Python(None),
+            _ => TypeShuffler::ChaCha(Box::new(rand_chacha::ChaCha8Rng::seed_from_u64(0))),
+        });
         let type_order: Vec<String> = type_order_text
             .split('/')
             .map(str::trim)
@@ -269,6 +312,14 @@ impl Gavel {
     pub fn new(config: GavelConfig, env: &PolicyEnv) -> Result<Gavel, ParamError> {
         let GavelConfig(mut gavel) = config;
         gavel.table = ThroughputTable::shared(env, &gavel.throughputs, &gavel.name)?;
+        if let Some(TypeShuffler::Python(rng)) = gavel.type_shuffler.as_mut() {
+            // Gavel's simulator: `self._worker_type_shuffler.seed(seed + 5)` (`_initialize_seeds`).
+            let seed = env.spec_seed().checked_add(5).ok_or_else(|| ParamError {
+                policy: gavel.name.clone(),
+                message: format!("shuffle_rng=python: the run's seed {} has no seed + 5", env.spec_seed()),
+            })?;
+            *rng = Some(Box::new(PyRandom::new(seed)));
+        }
         Ok(gavel)
     }
 
@@ -513,10 +564,7 @@ impl Gavel {
         // Default: all (combination, type) pairs in one priority order. With `type_order`
         // (Gavel's quirk), one pass per type in that order, then the unlisted types.
         let passes: Vec<Option<usize>> = if let Some(shuffler) = self.type_shuffler.as_mut() {
-            use rand::seq::SliceRandom;
-            let mut order: Vec<usize> = (0..context.cluster.spec().gpu_types().len()).collect();
-            order.shuffle(shuffler.as_mut());
-            order.into_iter().map(Some).collect()
+            shuffler.order(context.cluster.spec().gpu_types()).into_iter().map(Some).collect()
         } else if self.type_order.is_empty() {
             vec![None]
         } else {
@@ -703,6 +751,26 @@ impl Policy for Gavel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_python_shuffler_draws_gavels_type_orders() {
+        // python3: r = random.Random(5); six times t = ['v100', 'p100', 'k80']; r.shuffle(t)
+        // (Gavel's simulator with --seed 0). Our cluster lists its types in another order, so
+        // the indices map back through the names.
+        let names: Vec<String> = ["k80", "p100", "v100"].iter().map(|name| name.to_string()).collect();
+        let mut shuffler = TypeShuffler::Python(Some(Box::new(PyRandom::new(5))));
+        let drawn: Vec<Vec<&str>> =
+            (0..6).map(|_| shuffler.order(&names).into_iter().map(|index| names[index].as_str()).collect()).collect();
+        let expected = [
+            ["v100", "p100", "k80"],
+            ["v100", "p100", "k80"],
+            ["p100", "v100", "k80"],
+            ["k80", "v100", "p100"],
+            ["p100", "v100", "k80"],
+            ["p100", "k80", "v100"],
+        ];
+        assert_eq!(drawn, expected.map(|order| order.to_vec()).to_vec());
+    }
 
     fn gavel(extra: &str) -> Gavel {
         let path = std::env::temp_dir().join(format!("schedlab-gavel-ranked-{}.json", std::process::id()));
