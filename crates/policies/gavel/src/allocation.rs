@@ -86,8 +86,8 @@ fn max_min_ratio(
 /// Max-min fairness (Gavel's LAS, `MaxMinFairnessPolicyWithPerf`): maximise
 /// `min_m (s_m / w_m) sum_j T[m][j] X[m][j] / iso_m` subject to `X >= 0`,
 /// `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where the job cannot
-/// run. `iso_m` is the job's throughput under the heterogeneity-agnostic allocation, as in
-/// Gavel's code (its "isolated" policy).
+/// run. `iso_m` is the job's throughput under the reference allocation `normalisation` names:
+/// Gavel's `ProportionalPolicy` by default (see [`Normalisation`]).
 ///
 /// The agnostic twin (`MaxMinFairnessPolicy`) takes every usable throughput as 1 and no
 /// normalisation: maximise `min_m (s_m / w_m) sum_j X[m][j]`, so every job gets the same
@@ -98,6 +98,69 @@ pub fn max_min_fairness(
     heterogeneity_aware: bool,
     backend: Backend,
 ) -> Result<TimeFractions, SolverError> {
+    max_min_fairness_normalised(input, heterogeneity_aware, Normalisation::Proportional, backend)
+}
+
+/// What the heterogeneity-aware max-min fairness LP divides each job's rate by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Normalisation {
+    /// Gavel's `ProportionalPolicy` (`policies/proportional.py`, used by
+    /// `MaxMinFairnessPolicyWithPerf` in `policies/max_min_fairness.py`): every job gets each
+    /// type's share of the cluster, `X[m][j] = N_j / sum_k N_k`, whatever its scale factor, so
+    /// `iso_m = sum_j T[m][j] N_j / sum_k N_k`.
+    Proportional,
+    /// The job's throughput under our agnostic max-min fairness allocation (time
+    /// `t w_m / s_m`, spread over the types): the normalisation before 2026-12-03. It equals
+    /// Gavel's up to one factor common to all jobs when every job has scale factor 1 and weight
+    /// 1, and divides a gang's demand by its scale factor otherwise.
+    AgnosticAllocation,
+}
+
+impl Normalisation {
+    /// The parameter's values.
+    pub const NAMES: [&'static str; 2] = ["proportional", "agnostic"];
+
+    /// Reads the parameter value `proportional` or `agnostic`.
+    pub fn parse(text: &str) -> Option<Normalisation> {
+        match text {
+            "proportional" => Some(Normalisation::Proportional),
+            "agnostic" => Some(Normalisation::AgnosticAllocation),
+            _ => None,
+        }
+    }
+}
+
+/// [`max_min_fairness`] with the aware LP's normalisation chosen.
+pub fn max_min_fairness_normalised(
+    input: &AllocationInput,
+    heterogeneity_aware: bool,
+    normalisation: Normalisation,
+    backend: Backend,
+) -> Result<TimeFractions, SolverError> {
+    if heterogeneity_aware && normalisation == Normalisation::Proportional {
+        let total: f64 = input.capacity.iter().map(|&gpus| f64::from(gpus)).sum();
+        // s_m rate_m / (w_m iso_m) >= t  is  rate_m >= t (w_m iso_m / s_m).
+        let demand: Vec<f64> = (0..input.throughputs.len())
+            .map(|m| {
+                let iso: f64 = input.throughputs[m]
+                    .iter()
+                    .zip(&input.capacity)
+                    .map(|(rate, &gpus)| rate * f64::from(gpus) / total.max(1.0))
+                    .sum();
+                input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m])
+            })
+            .collect();
+        let (fractions, objective, stats) = max_min_ratio(
+            "max-min fairness",
+            &input.throughputs,
+            &demand,
+            None,
+            &input.scale_factors,
+            &input.capacity,
+            backend,
+        )?;
+        return Ok(TimeFractions { fractions, objective, stats });
+    }
     let usable = effective_throughputs(input, false);
     // s_m / w_m sum_j X[m][j] >= t  is  sum_j 1 X[m][j] >= t (w_m / s_m).
     let demand: Vec<f64> = (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
@@ -780,9 +843,9 @@ pub(crate) mod tests {
 
     #[test]
     fn two_jobs_one_gpu_share_by_normalised_throughput_and_weight() {
-        // One GPU; job 0 runs at 2 steps/s, job 1 at 1. The agnostic allocation gives each half
-        // the GPU: iso = (1, 0.5), so the normalised rates are 2 x0 and 2 x1; max-min gives
-        // x0 = x1 = 1/2 with objective 1.
+        // One GPU; job 0 runs at 2 steps/s, job 1 at 1. Gavel's proportional share gives each
+        // job the whole type: iso = (2, 1), so the normalised rates are x0 and x1; max-min
+        // gives x0 = x1 = 1/2 with objective 1/2.
         let mut input = AllocationInput {
             throughputs: vec![vec![2.0], vec![1.0]],
             scale_factors: vec![1, 1],
@@ -791,31 +854,68 @@ pub(crate) mod tests {
         };
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert!(close(result.fractions[0][0], 0.5) && close(result.fractions[1][0], 0.5), "{result:?}");
-        assert!(close(result.objective, 1.0));
-        // Weight 2 on job 0. Agnostic: max min(x0 / 2, x1) gives (2/3, 1/3), so iso = (4/3, 1/3).
-        // Aware, as in Gavel's code the weight counts again: (1/2) 2 x0 / (4/3) = 3/4 x0 and
-        // x1 / (1/3) = 3 x1; equal with x0 + x1 = 1 at x0 = 4/5, x1 = 1/5, objective 3/5.
+        assert!(close(result.objective, 0.5), "{result:?}");
+        // Weight 2 on job 0: as in Gavel's code (`priority_weights` 1 / w) the weight divides
+        // once: x0 / 2 = x1 with x0 + x1 = 1 gives x0 = 2/3, objective 1/3.
         input.weights = vec![2.0, 1.0];
+        let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
+        assert!(close(result.fractions[0][0], 2.0 / 3.0) && close(result.objective, 1.0 / 3.0), "{result:?}");
+        // The normalisation before 2026-12-03 divided by the agnostic allocation's rate, which
+        // already carries the weight: agnostic max min(x0 / 2, x1) gives (2/3, 1/3), iso =
+        // (4/3, 1/3); (1/2) 2 x0 / (4/3) = 3/4 x0 and 3 x1 are equal at x0 = 4/5, objective 3/5.
         let agnostic = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
         assert!(close(agnostic.fractions[0][0], 2.0 / 3.0), "{agnostic:?}");
-        let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
+        let result =
+            max_min_fairness_normalised(&input, true, Normalisation::AgnosticAllocation, Backend::MicroLp).unwrap();
         assert!(close(result.fractions[0][0], 0.8) && close(result.objective, 0.6), "{result:?}");
     }
 
-    /// The smallest normalised, weighted throughput of an allocation (the LP's objective).
+    #[test]
+    fn a_gang_is_normalised_by_its_proportional_share_as_in_gavel() {
+        // Two GPUs of one type; jobs A and B run alone at 1 step/s, gang C on 2 GPUs at 2.
+        // Gavel's proportional share gives every job the whole type: iso = (1, 1, 2), so the
+        // normalised rates are x_A, x_B and 2 (2 x_C) / 2 = 2 x_C. With x_A + x_B + 2 x_C <= 2
+        // they are equal at 2/3: x_C = 1/3.
+        let input = AllocationInput {
+            throughputs: vec![vec![1.0], vec![1.0], vec![2.0]],
+            scale_factors: vec![1, 1, 2],
+            weights: vec![1.0; 3],
+            capacity: vec![2],
+        };
+        let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
+        assert!(close(result.objective, 2.0 / 3.0), "{result:?}");
+        assert!(close(result.fractions[2][0], 1.0 / 3.0) && close(result.fractions[0][0], 2.0 / 3.0), "{result:?}");
+        // Normalised by the agnostic allocation instead (x = (2/3, 2/3, 1/3), iso = 2/3 for
+        // all), the gang's demand shrinks by its scale factor: 1.5 x_A = 1.5 x_B = 6 x_C gives
+        // x_C = 1/5.
+        let before =
+            max_min_fairness_normalised(&input, true, Normalisation::AgnosticAllocation, Backend::MicroLp).unwrap();
+        assert!(close(before.fractions[2][0], 0.2), "{before:?}");
+    }
+
+    /// The smallest normalised, weighted throughput of an allocation (the LP's objective):
+    /// each rate over the job's rate under Gavel's proportional share.
     fn min_normalised_rate(input: &AllocationInput, fractions: &[Vec<f64>]) -> f64 {
-        let isolated = max_min_fairness(input, false, Backend::MicroLp).unwrap().fractions;
+        let total: f64 = input.capacity.iter().map(|&gpus| f64::from(gpus)).sum();
+        let proportional: Vec<Vec<f64>> = input
+            .throughputs
+            .iter()
+            .map(|_| input.capacity.iter().map(|&gpus| f64::from(gpus) / total).collect())
+            .collect();
         let rate = |x: &[Vec<f64>], m: usize| input.throughputs[m].iter().zip(&x[m]).map(|(t, x)| t * x).sum::<f64>();
         (0..input.throughputs.len())
-            .map(|m| f64::from(input.scale_factors[m]) * rate(fractions, m) / (input.weights[m] * rate(&isolated, m)))
+            .map(|m| {
+                f64::from(input.scale_factors[m]) * rate(fractions, m) / (input.weights[m] * rate(&proportional, m))
+            })
             .fold(f64::INFINITY, f64::min)
     }
 
     #[test]
     fn heterogeneity_awareness_never_does_worse_than_the_agnostic_allocation() {
         // Three single-GPU jobs on one v100 and one k80: job 0 is 10x faster on the v100,
-        // job 1 2x, job 2 not at all. The agnostic allocation gives every job a normalised rate
-        // of 1, so the optimum is at least 1; the agnostic allocation, judged by the same measure,
+        // job 1 2x, job 2 not at all. The proportional share (half of each type) gives rates
+        // 5.5, 1.5 and 1; the agnostic allocation (a third of each type) two thirds of that, so
+        // the optimum is at least 2/3; the agnostic allocation, judged by the same measure,
         // cannot beat the aware one; both respect every constraint.
         let input = AllocationInput {
             throughputs: vec![vec![10.0, 1.0], vec![2.0, 1.0], vec![1.0, 1.0]],
@@ -825,7 +925,7 @@ pub(crate) mod tests {
         };
         let aware = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         let agnostic = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
-        assert!(aware.objective >= 1.0 - 1e-9, "{aware:?}");
+        assert!(aware.objective >= 2.0 / 3.0 - 1e-9, "{aware:?}");
         assert!(close(min_normalised_rate(&input, &aware.fractions), aware.objective));
         assert!(min_normalised_rate(&input, &agnostic.fractions) <= aware.objective + 1e-9);
         for result in [&aware, &agnostic] {
@@ -859,12 +959,12 @@ pub(crate) mod tests {
     #[test]
     fn identical_jobs_share_one_lp_row_and_get_identical_fractions() {
         // Three identical jobs (2 steps/s on type 0, 1 on type 1) and one job at 1 on both, one
-        // GPU of each type. Agnostic: four jobs on two GPUs get half the time each, spread
-        // evenly: iso = 2/4 + 1/4 = 3/4 for the identical jobs and 1/2 for the last.
+        // GPU of each type. Proportional share (half of each type): iso = 3/2 for the
+        // identical jobs and 1 for the last.
         // Aware: the identical jobs have the comparative advantage on type 0 and take all of
         // it (a0 = 1/3 each); they take a1 each of type 1 and the last job b1 = 1 - 3 a1.
-        // Equal normalised rates: (2/3 + a1) / (3/4) = b1 / (1/2) gives a1 = 5/33, b1 = 6/11
-        // and t = 12/11.
+        // Equal normalised rates: (2/3 + a1) / (3/2) = b1 / 1 gives a1 = 5/33, b1 = 6/11
+        // and t = 6/11.
         let input = AllocationInput {
             throughputs: vec![vec![2.0, 1.0], vec![2.0, 1.0], vec![1.0, 1.0], vec![2.0, 1.0]],
             scale_factors: vec![1, 1, 1, 1],
@@ -873,7 +973,7 @@ pub(crate) mod tests {
         };
         let result = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert_eq!(result.stats.variables, 1 + 2 * 2, "one row per class: {result:?}");
-        assert!(close(result.objective, 12.0 / 11.0), "{result:?}");
+        assert!(close(result.objective, 6.0 / 11.0), "{result:?}");
         assert!(close(result.fractions[2][0], 0.0) && close(result.fractions[2][1], 6.0 / 11.0), "{result:?}");
         for m in [0, 1, 3] {
             assert_eq!(result.fractions[m], result.fractions[0]);

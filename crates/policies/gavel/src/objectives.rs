@@ -3,8 +3,8 @@
 //! LPs themselves are in `allocation.rs` and `per_job_packing.rs`.
 
 use crate::allocation::{
-    AllocationInput, FtfIteration, PackingInput, PairRows, finish_time_fairness, makespan, max_min_fairness,
-    max_min_fairness_packed, max_throughput, max_throughput_packed,
+    AllocationInput, FtfIteration, Normalisation, PackingInput, PairRows, finish_time_fairness, makespan,
+    max_min_fairness_normalised, max_min_fairness_packed, max_throughput, max_throughput_packed,
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
 use crate::gandiva::gandiva_allocation;
@@ -148,8 +148,14 @@ pub(crate) fn read(
                 packing_threshold,
             })
         }
-        GavelKind::MaxMinFairness => Box::new(MaxMinFairness { packed: false }),
-        GavelKind::MaxMinFairnessPacked => Box::new(MaxMinFairness { packed: true }),
+        GavelKind::MaxMinFairness => Box::new(MaxMinFairness {
+            packed: false,
+            normalisation: Normalisation::parse(reader.choice("normalise", "proportional", &Normalisation::NAMES)?)
+                .expect("every listed name parses"),
+        }),
+        GavelKind::MaxMinFairnessPacked => {
+            Box::new(MaxMinFairness { packed: true, normalisation: Normalisation::Proportional })
+        }
         GavelKind::Gandiva => Box::new(Gandiva {
             partners: BTreeMap::new(),
             blind: false,
@@ -189,6 +195,8 @@ pub(crate) fn read(
 /// Max-min fairness (LAS) from the LP, optionally with pairs of jobs sharing GPUs.
 struct MaxMinFairness {
     packed: bool,
+    /// What the aware LP divides each job's rate by.
+    normalisation: Normalisation,
 }
 
 impl Objective for MaxMinFairness {
@@ -202,7 +210,8 @@ impl Objective for MaxMinFairness {
             let result = max_min_fairness_packed(request.packing(), request.backend).map_err(error)?;
             Ok(Allocated { singles: result.singles, pairs: result.pairs, solves: vec![result.stats], relaxed: 0 })
         } else {
-            let result = max_min_fairness(request.input, request.aware, request.backend).map_err(error)?;
+            let result = max_min_fairness_normalised(request.input, request.aware, self.normalisation, request.backend)
+                .map_err(error)?;
             Ok(Allocated { singles: result.fractions, solves: vec![result.stats], ..Allocated::default() })
         }
     }
