@@ -137,51 +137,50 @@ pub fn max_min_fairness_normalised(
     normalisation: Normalisation,
     backend: Backend,
 ) -> Result<TimeFractions, SolverError> {
-    if heterogeneity_aware && normalisation == Normalisation::Proportional {
-        let total: f64 = input.capacity.iter().map(|&gpus| f64::from(gpus)).sum();
-        // s_m rate_m / (w_m iso_m) >= t  is  rate_m >= t (w_m iso_m / s_m).
-        let demand: Vec<f64> = (0..input.throughputs.len())
-            .map(|m| {
-                let iso: f64 = input.throughputs[m]
-                    .iter()
-                    .zip(&input.capacity)
-                    .map(|(rate, &gpus)| rate * f64::from(gpus) / total.max(1.0))
-                    .sum();
-                input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m])
-            })
-            .collect();
-        let (fractions, objective, stats) = max_min_ratio(
-            "max-min fairness",
-            &input.throughputs,
-            &demand,
-            None,
-            &input.scale_factors,
-            &input.capacity,
-            backend,
-        )?;
-        return Ok(TimeFractions { fractions, objective, stats });
-    }
-    let usable = effective_throughputs(input, false);
-    // s_m / w_m sum_j X[m][j] >= t  is  sum_j 1 X[m][j] >= t (w_m / s_m).
-    let demand: Vec<f64> = (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
-    let (mut isolated, agnostic_objective, agnostic_stats) = max_min_ratio(
-        "max-min fairness (agnostic)",
-        &usable,
-        &demand,
-        None,
-        &input.scale_factors,
-        &input.capacity,
-        backend,
-    )?;
-    spread_over_types(&mut isolated, &usable, &input.scale_factors, &input.capacity);
-    if !heterogeneity_aware {
-        return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
-    }
-    let demand: Vec<f64> = (0..usable.len())
-        .map(|m| {
-            let iso: f64 = input.throughputs[m].iter().zip(&isolated[m]).map(|(t, x)| t * x).sum();
-            input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m])
-        })
+    // Each job's rate under the reference allocation, and the agnostic LP's statistics when
+    // that allocation needed one.
+    let (iso, agnostic_stats): (Vec<f64>, Option<SolveStats>) =
+        if heterogeneity_aware && normalisation == Normalisation::Proportional {
+            let total: f64 = input.capacity.iter().map(|&gpus| f64::from(gpus)).sum();
+            let iso = input
+                .throughputs
+                .iter()
+                .map(|row| {
+                    row.iter().zip(&input.capacity).map(|(rate, &gpus)| rate * f64::from(gpus) / total.max(1.0)).sum()
+                })
+                .collect();
+            (iso, None)
+        } else {
+            let usable = effective_throughputs(input, false);
+            // s_m / w_m sum_j X[m][j] >= t  is  sum_j 1 X[m][j] >= t (w_m / s_m).
+            let demand: Vec<f64> =
+                (0..usable.len()).map(|m| input.weights[m] / f64::from(input.scale_factors[m])).collect();
+            let (mut isolated, agnostic_objective, agnostic_stats) = max_min_ratio(
+                "max-min fairness (agnostic)",
+                &usable,
+                &demand,
+                None,
+                &input.scale_factors,
+                &input.capacity,
+                backend,
+            )?;
+            spread_over_types(&mut isolated, &usable, &input.scale_factors, &input.capacity);
+            if !heterogeneity_aware {
+                return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
+            }
+            let iso = input
+                .throughputs
+                .iter()
+                .zip(&isolated)
+                .map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum())
+                .collect();
+            (iso, Some(agnostic_stats))
+        };
+    // s_m rate_m / (w_m iso_m) >= t  is  rate_m >= t (w_m iso_m / s_m).
+    let demand: Vec<f64> = iso
+        .iter()
+        .enumerate()
+        .map(|(m, iso)| input.weights[m] * iso.max(f64::MIN_POSITIVE) / f64::from(input.scale_factors[m]))
         .collect();
     let (fractions, objective, mut stats) = max_min_ratio(
         "max-min fairness",
@@ -192,8 +191,10 @@ pub fn max_min_fairness_normalised(
         &input.capacity,
         backend,
     )?;
-    stats.build_time += agnostic_stats.build_time;
-    stats.solve_time += agnostic_stats.solve_time;
+    if let Some(agnostic) = agnostic_stats {
+        stats.build_time += agnostic.build_time;
+        stats.solve_time += agnostic.solve_time;
+    }
     Ok(TimeFractions { fractions, objective, stats })
 }
 
