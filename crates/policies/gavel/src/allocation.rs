@@ -222,8 +222,9 @@ pub fn makespan(
 /// minimise `max_m rho_m` with
 /// `rho_m = (t_m + R_m / rate_m) / (t_m + R_m / iso_m)`, where `t_m` is the time since the job
 /// arrived, `R_m` its remaining steps, `rate_m = sum_j T[m][j] X[m][j]`, and `iso_m` its
-/// throughput under the heterogeneity-agnostic max-min fairness allocation (Gavel's
-/// "isolated" share).
+/// throughput under our heterogeneity-agnostic max-min fairness allocation. Gavel's code
+/// differs here (open): its `iso_m` comes from its `IsolatedPolicy`, and its denominator's
+/// first term is the job's cumulative isolated time rather than `t_m` (see the crate README).
 ///
 /// Reformulation (ours): `rho_m = N_m / E_m` with `N_m = t_m rate_m + R_m` and
 /// `E_m = D_m rate_m`, `D_m = t_m + R_m / iso_m`, both linear in `X`: a generalised fractional
