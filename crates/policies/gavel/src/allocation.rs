@@ -348,22 +348,19 @@ impl Dinkelbach<'_> {
         let mut best_rates = start_rates.to_vec();
         let mut rho = value(start_rates);
         while stats.len() <= self.max_iterations && rho.is_finite() && rho > 0.0 {
-            // rho_m <= rho is rate_m >= R_m / (rho D_m - t_m).
+            // rho_m <= rho is rate_m >= R_m / (rho D_m - t_m), the rate each job requires.
             let slack = |m: usize| (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE);
             let active = |m: usize| remaining[m] > 0.0;
+            let required: Vec<f64> = (0..jobs).map(|m| if active(m) { remaining[m] / slack(m) } else { 0.0 }).collect();
             let (allocation, t, solve_stats, rates) = match self.iteration {
-                FtfIteration::Dinkelbach => {
-                    let demand: Vec<f64> =
-                        (0..jobs).map(|m| if active(m) { remaining[m] / slack(m) } else { 0.0 }).collect();
-                    step(None, &demand)?
-                }
+                // rate_m >= lambda required_m
+                FtfIteration::Dinkelbach => step(None, &required)?,
+                // rate_m >= required_m + t D_m rate_m(X_k) / (rho D_m - t_m)
                 FtfIteration::Scaled => {
-                    let offset: Vec<f64> =
-                        (0..jobs).map(|m| if active(m) { remaining[m] / slack(m) } else { 0.0 }).collect();
                     let demand: Vec<f64> = (0..jobs)
                         .map(|m| if active(m) { isolated_time[m] * best_rates[m] / slack(m) } else { 0.0 })
                         .collect();
-                    step(Some(&offset), &demand)?
+                    step(Some(&required), &demand)?
                 }
             };
             stats.push(solve_stats);

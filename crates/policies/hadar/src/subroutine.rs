@@ -222,6 +222,7 @@ pub fn best_schedule_with(
     }
     let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
     let horizon = rounds(job.remaining / best_rate, market.round);
+    // Every GPU the job could take, priced once and shared by all rules.
     gpus.clear();
     for (node, &gpu_type) in market.node_types.iter().enumerate() {
         let rate = job.worker_rates[gpu_type];
@@ -259,10 +260,16 @@ pub fn best_schedule_with(
 struct Candidate {
     node: usize,
     gpu_type: usize,
+    /// GPUs the job takes on this node before this one.
     extra: u32,
+    /// The job's per-worker rate on this GPU's type.
     rate: f64,
+    /// Average price per round over the job's shortest possible duration.
     price: f64,
+    /// Throughput per unit of price (or 1 / price when every allowed GPU is as fast); set per
+    /// type rule.
     value: f64,
+    /// Whether the job runs on this node now.
     current: bool,
 }
 
