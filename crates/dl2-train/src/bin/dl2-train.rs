@@ -1,6 +1,6 @@
 //! `dl2-train`: trains DL2's policy network (what `schedlab train dl2` runs).
 //!
-//! Usage: `dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N]`
+//! Usage: `dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject]`
 
 use schedlab_dl2_train::{TrainConfig, train_to_file};
 use std::path::PathBuf;
@@ -13,11 +13,16 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let usage = "usage: dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N]";
+    let usage =
+        "usage: dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject]";
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().ok_or(usage)?);
     let mut config = TrainConfig::default();
     while let Some(flag) = args.next() {
+        if flag == "--no-inject" {
+            config.inject = false;
+            continue;
+        }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
         let number =
             |value: &str| value.parse::<usize>().map_err(|_| format!("{flag}: expected a whole number, got '{value}'"));

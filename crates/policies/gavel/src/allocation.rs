@@ -219,42 +219,51 @@ pub fn makespan(
 }
 
 /// Finish-time fairness (Themis as Gavel defines it, `FinishTimeFairnessPolicyWithPerf`):
-/// minimise `max_m rho_m` with
-/// `rho_m = (t_m + R_m / rate_m) / (t_m + R_m / iso_m)`, where `t_m` is the time since the job
-/// arrived, `R_m` its remaining steps, `rate_m = sum_j T[m][j] X[m][j]`, and `iso_m` its
-/// throughput under our heterogeneity-agnostic max-min fairness allocation. Gavel's code
-/// differs here (open): its `iso_m` comes from its `IsolatedPolicy`, and its denominator's
-/// first term is the job's cumulative isolated time rather than `t_m` (see the crate README).
+/// minimise `max_m rho_m` with `rho_m = (t_m + R_m / rate_m) / D_m`, where `t_m` is the time
+/// since the job arrived, `R_m` its remaining steps, `rate_m = sum_j T[m][j] X[m][j]`, and `D_m`
+/// the job's finish time in isolation as `reference` defines it (see [`FtfReference`]).
 ///
 /// Reformulation (ours): `rho_m = N_m / E_m` with `N_m = t_m rate_m + R_m` and
-/// `E_m = D_m rate_m`, `D_m = t_m + R_m / iso_m`, both linear in `X`: a generalised fractional
-/// program, solved by iterated LPs from the isolated allocation (see [`FtfIteration`]). It stops
-/// when a step would improve `rho` by less than the factor `tolerance`, or after
-/// `max_iterations` LPs. The objective returned is the final `rho`.
+/// `E_m = D_m rate_m`, both linear in `X`: a generalised fractional program, solved by iterated
+/// LPs from the agnostic max-min allocation (see [`FtfIteration`]). It stops when a step would
+/// improve `rho` by less than the factor `tolerance`, or after `max_iterations` LPs. The
+/// objective returned is the final `rho`.
+///
+/// The agnostic twin with [`FtfReference::Gavel`] plans, as Gavel's `FinishTimeFairnessPolicy`,
+/// with every usable type at the job's throughput on the reference type; with
+/// [`FtfReference::Arrival`] with throughputs of 1 (time fractions).
 #[allow(clippy::too_many_arguments)]
 pub fn finish_time_fairness(
     input: &AllocationInput,
     remaining_steps: &[f64],
     elapsed: &[f64],
     heterogeneity_aware: bool,
+    reference: FtfReference<'_>,
     backend: Backend,
     iteration: FtfIteration,
     tolerance: f64,
     max_iterations: usize,
 ) -> Result<FinishTimeFairness, SolverError> {
-    let throughputs = effective_throughputs(input, heterogeneity_aware);
+    let throughputs = match reference {
+        FtfReference::Gavel { reference_type, .. } if !heterogeneity_aware => {
+            reference_throughputs(&input.throughputs, reference_type)
+        }
+        _ => effective_throughputs(input, heterogeneity_aware),
+    };
     let isolated_input = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
     let isolated = max_min_fairness(&isolated_input, false, backend)?;
     let rates = |fractions: &[Vec<f64>]| -> Vec<f64> {
         throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
     };
-    let isolated_rates = rates(&isolated.fractions);
+    let start_rates = rates(&isolated.fractions);
+    let (isolated_rates, isolated_time) =
+        reference.isolated(&throughputs, &input.scale_factors, &input.capacity, remaining_steps, elapsed, &start_rates);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
-    let dinkelbach = Dinkelbach { remaining_steps, elapsed, iteration, tolerance, max_iterations };
+    let dinkelbach =
+        Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
     let (mut best, rho, solves) = dinkelbach.run(
         isolated.fractions,
-        &isolated_rates,
-        &isolated_rates,
+        &start_rates,
         isolated.stats,
         |offset: Option<&[f64]>, demand: &[f64]| {
             let (fractions, t, step) =
@@ -266,7 +275,85 @@ pub fn finish_time_fairness(
     if !heterogeneity_aware {
         spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
     }
-    Ok(FinishTimeFairness { fractions: best, rho, solves })
+    Ok(FinishTimeFairness { fractions: best, rho, solves, isolated_rates })
+}
+
+/// What finish-time fairness compares a job's finish time with: `D_m`, the job's finish time
+/// in isolation, and the isolated rate `iso_m` behind it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FtfReference<'a> {
+    /// Gavel's code (`finish_time_fairness.py`, `FinishTimeFairnessPolicyWithPerf`):
+    /// `D_m = C_m + R_m / iso_m`, with `iso_m` the job's rate under Gavel's `IsolatedPolicy`
+    /// ([`gavel_isolated_rates`]) and `C_m` its cumulative isolated time so far (`cumulative`,
+    /// kept by the caller: each recomputation adds the steps done since the previous one
+    /// divided by the previous `iso_m`).
+    Gavel {
+        /// `C_m`, seconds.
+        cumulative: &'a [f64],
+        /// The agnostic twin's reference type (Gavel hard-codes `v100`); `None` takes each
+        /// job's fastest type.
+        reference_type: Option<usize>,
+    },
+    /// schedlab before 2026-12-03: `D_m = t_m + R_m / iso_m`, with `iso_m` the job's rate
+    /// under the agnostic max-min fairness allocation.
+    Arrival,
+}
+
+impl FtfReference<'_> {
+    /// The parameter's values, in the order documented.
+    pub const NAMES: [&'static str; 2] = ["gavel", "arrival"];
+
+    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`, given the rates of
+    /// the agnostic max-min allocation.
+    pub(crate) fn isolated(
+        &self,
+        throughputs: &[Vec<f64>],
+        scale_factors: &[u32],
+        capacity: &[u32],
+        remaining_steps: &[f64],
+        elapsed: &[f64],
+        agnostic_rates: &[f64],
+    ) -> (Vec<f64>, Vec<f64>) {
+        let (rates, before) = match self {
+            FtfReference::Gavel { cumulative, .. } => {
+                (gavel_isolated_rates(throughputs, scale_factors, capacity), cumulative.to_vec())
+            }
+            FtfReference::Arrival => (agnostic_rates.to_vec(), elapsed.to_vec()),
+        };
+        let time = (0..rates.len()).map(|m| before[m] + remaining_steps[m] / rates[m].max(f64::MIN_POSITIVE)).collect();
+        (rates, time)
+    }
+}
+
+/// Each job's rate under Gavel's `IsolatedPolicy` (`policies/isolated.py`): the cluster split
+/// evenly over the `M` jobs, `x_mj = N_j / (M s_m)`, each row scaled down to sum to at most 1,
+/// and `iso_m = sum_j T[m][j] x_mj`.
+pub fn gavel_isolated_rates(throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) -> Vec<f64> {
+    let jobs = throughputs.len() as f64;
+    throughputs
+        .iter()
+        .zip(scale_factors)
+        .map(|(row, &scale)| {
+            let x: Vec<f64> = capacity.iter().map(|&n| f64::from(n) / jobs / f64::from(scale)).collect();
+            let row_sum = x.iter().sum::<f64>().max(1.0);
+            row.iter().zip(&x).map(|(t, x)| t * x / row_sum).sum()
+        })
+        .collect()
+}
+
+/// Gavel's agnostic finish-time fairness throughputs (`FinishTimeFairnessPolicy`): every type
+/// at the job's throughput on `reference_type` (or, without one or where the job cannot use
+/// it, its fastest type's). Gavel gives unusable types that throughput too; here they stay
+/// unusable.
+fn reference_throughputs(throughputs: &[Vec<f64>], reference_type: Option<usize>) -> Vec<Vec<f64>> {
+    throughputs
+        .iter()
+        .map(|row| {
+            let fastest = row.iter().copied().fold(0.0, f64::max);
+            let rate = reference_type.map(|j| row[j]).filter(|rate| *rate > 0.0).unwrap_or(fastest);
+            row.iter().map(|t| if *t > 0.0 { rate } else { 0.0 }).collect()
+        })
+        .collect()
 }
 
 /// How finish-time fairness iterates its LPs. Both start from the isolated allocation `X_0` with
@@ -312,6 +399,8 @@ pub(crate) struct Dinkelbach<'a> {
     pub(crate) remaining_steps: &'a [f64],
     /// `t_m`, seconds since arrival.
     pub(crate) elapsed: &'a [f64],
+    /// `D_m`, each job's finish time in isolation (see [`FtfReference`]).
+    pub(crate) isolated_time: &'a [f64],
     /// How each step scales the ratios.
     pub(crate) iteration: FtfIteration,
     /// Stop when a step would improve `rho` by less than this factor.
@@ -329,14 +418,11 @@ impl Dinkelbach<'_> {
         &self,
         start: A,
         start_rates: &[f64],
-        isolated_rates: &[f64],
         start_stats: SolveStats,
         mut step: impl FnMut(Option<&[f64]>, &[f64]) -> Result<(A, f64, SolveStats, Vec<f64>), SolverError>,
     ) -> Result<(A, f64, Vec<SolveStats>), SolverError> {
-        let (remaining, elapsed) = (self.remaining_steps, self.elapsed);
+        let (remaining, elapsed, isolated_time) = (self.remaining_steps, self.elapsed, self.isolated_time);
         let jobs = remaining.len();
-        let isolated_time: Vec<f64> =
-            (0..jobs).map(|m| elapsed[m] + remaining[m] / isolated_rates[m].max(f64::MIN_POSITIVE)).collect();
         let value = |rates: &[f64]| -> f64 {
             (0..jobs)
                 .filter(|&m| remaining[m] > 0.0)
@@ -392,6 +478,8 @@ pub struct FinishTimeFairness {
     pub rho: f64,
     /// Every LP solved, in order (the isolated allocation first).
     pub solves: Vec<SolveStats>,
+    /// Each job's isolated rate `iso_m` (see [`FtfReference`]).
+    pub isolated_rates: Vec<f64>,
 }
 
 /// Total throughput (Gavel's `ThroughputSumWithPerf`, and `ThroughputNormalizedByCostSum` with
@@ -1007,45 +1095,63 @@ pub(crate) mod tests {
         assert_eq!(makespan(&input, &[0.0, 0.0], true, Backend::MicroLp).unwrap().objective, 0.0);
     }
 
-    /// The finish-time fairness ratio of each job under an allocation.
+    /// The finish-time fairness ratio of each job under an allocation, given each job's finish
+    /// time in isolation `D_m`.
     fn ftf_ratios(
         input: &AllocationInput,
-        isolated: &[Vec<f64>],
+        isolated_time: &[f64],
         fractions: &[Vec<f64>],
         remaining: &[f64],
         elapsed: &[f64],
     ) -> Vec<f64> {
         let rate = |x: &[Vec<f64>], m: usize| input.throughputs[m].iter().zip(&x[m]).map(|(t, x)| t * x).sum::<f64>();
-        (0..remaining.len())
-            .map(|m| (elapsed[m] + remaining[m] / rate(fractions, m)) / (elapsed[m] + remaining[m] / rate(isolated, m)))
-            .collect()
+        (0..remaining.len()).map(|m| (elapsed[m] + remaining[m] / rate(fractions, m)) / isolated_time[m]).collect()
     }
 
     #[test]
     fn finish_time_fairness_reaches_the_optimum_found_by_brute_force() {
         for iteration in [FtfIteration::Scaled, FtfIteration::Dinkelbach] {
-            ftf_reaches_the_brute_force_optimum(iteration);
+            for gavel in [false, true] {
+                ftf_reaches_the_brute_force_optimum(iteration, gavel);
+            }
         }
     }
 
-    fn ftf_reaches_the_brute_force_optimum(iteration: FtfIteration) {
+    fn ftf_reaches_the_brute_force_optimum(iteration: FtfIteration, gavel: bool) {
+        let cumulative = [20.0, 5.0];
+        let reference = if gavel {
+            FtfReference::Gavel { cumulative: &cumulative, reference_type: None }
+        } else {
+            FtfReference::Arrival
+        };
+        let ftf = |input: &AllocationInput, remaining: &[f64], elapsed: &[f64], reference| {
+            finish_time_fairness(input, remaining, elapsed, true, reference, Backend::MicroLp, iteration, 1e-9, 50)
+                .unwrap()
+        };
         // Job 0 is 4x faster on type A; job 1 runs equally on both. The isolated (agnostic
         // max-min) allocation spreads each job half and half: iso = (2.5, 1).
         // With no time elapsed, rho_1 = 1 / rate_1 >= 1 (job 1's rate is at most 1), and
         // rho = 1 is reachable: job 1 full time on B, job 0 on A at rate 4 (rho_0 = 0.625).
+        // Gavel's isolated policy gives the same rates here (each job half of each GPU).
         let input = two_by_two([[4.0, 1.0], [1.0, 1.0]]);
-        let result =
-            finish_time_fairness(&input, &[100.0, 50.0], &[0.0, 0.0], true, Backend::MicroLp, iteration, 1e-9, 50)
-                .unwrap();
+        let result = ftf(&input, &[100.0, 50.0], &[0.0, 0.0], FtfReference::Arrival);
         assert!(close(result.rho, 1.0), "{result:?}");
         // With time elapsed the optimum is interior; compare with a grid search over every
         // allocation on a 1/40 grid (an upper bound on the optimum).
         let (remaining, elapsed) = ([400.0, 30.0], [50.0, 10.0]);
         let input = two_by_two([[3.0, 1.0], [2.0, 1.5]]);
-        let result =
-            finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, iteration, 1e-9, 50).unwrap();
-        let isolated = max_min_fairness(&input, false, Backend::MicroLp).unwrap().fractions;
-        let achieved = ftf_ratios(&input, &isolated, &result.fractions, &remaining, &elapsed);
+        let result = ftf(&input, &remaining, &elapsed, reference);
+        let isolated_rates = if gavel {
+            // Two jobs, one GPU of each type: x = 1/2 everywhere.
+            vec![2.0, 1.75]
+        } else {
+            let isolated = max_min_fairness(&input, false, Backend::MicroLp).unwrap().fractions;
+            (0..2).map(|m| input.throughputs[m].iter().zip(&isolated[m]).map(|(t, x)| t * x).sum()).collect()
+        };
+        assert_eq!(result.isolated_rates, isolated_rates);
+        let before = if gavel { cumulative } else { elapsed };
+        let isolated_time: Vec<f64> = (0..2).map(|m| before[m] + remaining[m] / isolated_rates[m]).collect();
+        let achieved = ftf_ratios(&input, &isolated_time, &result.fractions, &remaining, &elapsed);
         assert!(close(achieved.iter().cloned().fold(0.0, f64::max), result.rho), "{achieved:?} {result:?}");
         let steps = 40;
         let mut grid_best = f64::INFINITY;
@@ -1055,7 +1161,7 @@ pub(crate) mod tests {
                     for b1 in 0..=(steps - a1).min(steps - b0) {
                         let x = |v: usize| v as f64 / steps as f64;
                         let fractions = vec![vec![x(a0), x(b0)], vec![x(a1), x(b1)]];
-                        let worst = ftf_ratios(&input, &isolated, &fractions, &remaining, &elapsed)
+                        let worst = ftf_ratios(&input, &isolated_time, &fractions, &remaining, &elapsed)
                             .into_iter()
                             .fold(0.0, f64::max);
                         grid_best = grid_best.min(worst);
@@ -1066,6 +1172,23 @@ pub(crate) mod tests {
         assert!(result.rho <= grid_best + 1e-9, "LP {} vs grid {grid_best}", result.rho);
         assert!(result.rho >= grid_best - 0.02, "LP {} is far below the grid's {grid_best}", result.rho);
         assert!(result.solves.len() >= 2, "the isolated LP and at least one step: {result:?}");
+    }
+
+    #[test]
+    fn gavels_isolated_rates_split_the_cluster_evenly_and_cap_each_row_at_one() {
+        // Three jobs on 6 GPUs of type A and 3 of type B. Job 0 (1 GPU): x = (2, 1), scaled to
+        // (2/3, 1/3); job 1 (2 GPUs): x = (1, 1/2), scaled to (2/3, 1/3); job 2 (4 GPUs):
+        // x = (1/2, 1/4), already below 1.
+        let throughputs = vec![vec![3.0, 6.0], vec![3.0, 0.0], vec![8.0, 4.0]];
+        let rates = gavel_isolated_rates(&throughputs, &[1, 2, 4], &[6, 3]);
+        let expected = [3.0 * 2.0 / 3.0 + 6.0 / 3.0, 3.0 * 2.0 / 3.0, 8.0 / 2.0 + 4.0 / 4.0];
+        for (rate, expected) in rates.iter().zip(expected) {
+            assert!(close(*rate, expected), "{rates:?}");
+        }
+        // The agnostic twin plans every usable type at the reference type's throughput, or
+        // the fastest where there is none or the job cannot use it.
+        assert_eq!(reference_throughputs(&throughputs, Some(1)), vec![vec![6.0, 6.0], vec![3.0, 0.0], vec![4.0, 4.0]]);
+        assert_eq!(reference_throughputs(&throughputs, None), vec![vec![6.0, 6.0], vec![3.0, 0.0], vec![8.0, 8.0]]);
     }
 
     #[test]
@@ -1087,7 +1210,18 @@ pub(crate) mod tests {
         let remaining: Vec<f64> = (0..jobs).map(|_| 1e3 + 1e5 * next()).collect();
         let elapsed: Vec<f64> = (0..jobs).map(|_| 1e4 * next()).collect();
         let solve = |iteration| {
-            finish_time_fairness(&input, &remaining, &elapsed, true, Backend::MicroLp, iteration, 1e-7, 50).unwrap()
+            finish_time_fairness(
+                &input,
+                &remaining,
+                &elapsed,
+                true,
+                FtfReference::Arrival,
+                Backend::MicroLp,
+                iteration,
+                1e-7,
+                50,
+            )
+            .unwrap()
         };
         let (scaled, dinkelbach) = (solve(FtfIteration::Scaled), solve(FtfIteration::Dinkelbach));
         assert!((scaled.rho - dinkelbach.rho).abs() <= 1e-5 * dinkelbach.rho, "{} vs {}", scaled.rho, dinkelbach.rho);

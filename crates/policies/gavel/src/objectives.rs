@@ -3,7 +3,7 @@
 //! LPs themselves are in `allocation.rs` and `per_job_packing.rs`.
 
 use crate::allocation::{
-    AllocationInput, FtfIteration, Normalisation, PackingInput, PairRows, finish_time_fairness, makespan,
+    AllocationInput, FtfIteration, FtfReference, Normalisation, PackingInput, PairRows, finish_time_fairness, makespan,
     max_min_fairness_normalised, max_min_fairness_packed, max_throughput, max_throughput_packed,
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
@@ -167,6 +167,9 @@ pub(crate) fn read(
             tolerance: reader.positive_f64("tolerance", 1e-4)?,
             max_iterations: reader.positive_f64("max_iterations", 50.0)?.round() as usize,
             packed: kind == GavelKind::FinishTimeFairnessPacked,
+            gavel_reference: reader.choice("reference", "gavel", &FtfReference::NAMES)? == "gavel",
+            cumulative: BTreeMap::new(),
+            previous: BTreeMap::new(),
         }),
         GavelKind::Makespan => Box::new(Makespan { packed: false }),
         GavelKind::MakespanPacked => Box::new(Makespan { packed: true }),
@@ -253,6 +256,35 @@ struct FinishTimeFairness {
     /// At most this many LPs per allocation.
     max_iterations: usize,
     packed: bool,
+    /// Gavel's reference ([`FtfReference::Gavel`]), or time since arrival ([`FtfReference::Arrival`]).
+    gavel_reference: bool,
+    /// Each job's cumulative isolated time `C_m` (Gavel's `_cumulative_isolated_time`).
+    cumulative: BTreeMap<JobId, f64>,
+    /// Each job's remaining steps and isolated rate at the previous allocation (Gavel's
+    /// `_num_steps_remaining_prev_iteration`, `_isolated_throughputs_prev_iteration`).
+    previous: BTreeMap<JobId, (f64, f64)>,
+}
+
+impl FinishTimeFairness {
+    /// Adds the steps each job made since the previous allocation, at its isolated rate then,
+    /// to its cumulative isolated time, and returns `C_m` for the active jobs.
+    fn advance_cumulative(&mut self, ids: &[JobId], remaining: &[f64]) -> Vec<f64> {
+        ids.iter()
+            .zip(remaining)
+            .map(|(id, now)| {
+                let total = self.cumulative.entry(*id).or_insert(0.0);
+                if let Some((before, rate)) = self.previous.get(id) {
+                    *total += (before - now) / rate.max(f64::MIN_POSITIVE);
+                }
+                *total
+            })
+            .collect()
+    }
+
+    /// Remembers each active job's remaining steps and isolated rate for the next allocation.
+    fn remember(&mut self, ids: &[JobId], remaining: &[f64], isolated_rates: &[f64]) {
+        self.previous = ids.iter().zip(remaining).zip(isolated_rates).map(|((id, r), iso)| (*id, (*r, *iso))).collect();
+    }
 }
 
 impl Objective for FinishTimeFairness {
@@ -268,39 +300,56 @@ impl Objective for FinishTimeFairness {
         let error = |error| request.solver_error(error);
         let elapsed: Vec<f64> = request.active.iter().map(|job| request.now - job.arrival).collect();
         let remaining = request.remaining();
+        let ids = request.ids();
+        let cumulative = self.advance_cumulative(&ids, &remaining);
+        let reference = if self.gavel_reference {
+            // Gavel's agnostic twin plans at each job's V100 throughput (hard-coded there).
+            let reference_type = request.cluster.spec().gpu_types().iter().position(|name| name == "v100");
+            FtfReference::Gavel { cumulative: &cumulative, reference_type }
+        } else {
+            FtfReference::Arrival
+        };
         let (tolerance, iterations, backend) = (self.tolerance, self.max_iterations, request.backend);
         let iteration = self.iteration;
-        if self.packed {
+        let (allocated, isolated_rates) = if self.packed {
             let result = finish_time_fairness_packed(
                 request.packing(),
                 &remaining,
                 &elapsed,
+                reference,
                 backend,
                 iteration,
                 tolerance,
                 iterations,
             )
             .map_err(error)?;
-            Ok(Allocated {
+            let allocated = Allocated {
                 singles: result.fractions.singles,
                 pairs: result.fractions.pairs,
                 solves: result.solves,
                 relaxed: 0,
-            })
+            };
+            (allocated, result.isolated_rates)
         } else {
             let result = finish_time_fairness(
                 request.input,
                 &remaining,
                 &elapsed,
                 request.aware,
+                reference,
                 backend,
                 iteration,
                 tolerance,
                 iterations,
             )
             .map_err(error)?;
-            Ok(Allocated { singles: result.fractions, solves: result.solves, ..Allocated::default() })
-        }
+            (
+                Allocated { singles: result.fractions, solves: result.solves, ..Allocated::default() },
+                result.isolated_rates,
+            )
+        };
+        self.remember(&ids, &remaining, &isolated_rates);
+        Ok(allocated)
     }
 }
 
@@ -471,5 +520,32 @@ impl Objective for Fifo {
             }
         }
         Ok(Allocated { singles: rows, pairs, ..Allocated::default() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finish_time_fairness_accumulates_isolated_time_as_gavel_does() {
+        let mut ftf = FinishTimeFairness {
+            iteration: FtfIteration::Scaled,
+            tolerance: 1e-4,
+            max_iterations: 50,
+            packed: false,
+            gavel_reference: true,
+            cumulative: BTreeMap::new(),
+            previous: BTreeMap::new(),
+        };
+        let (a, b, c) = (JobId(1), JobId(2), JobId(3));
+        // First allocation: nothing accumulated yet.
+        assert_eq!(ftf.advance_cumulative(&[a, b], &[100.0, 50.0]), vec![0.0, 0.0]);
+        ftf.remember(&[a, b], &[100.0, 50.0], &[2.0, 5.0]);
+        // Job a made 40 steps at an isolated rate of 2 (20 s), b 10 at 5 (2 s); c is new.
+        assert_eq!(ftf.advance_cumulative(&[a, b, c], &[60.0, 40.0, 30.0]), vec![20.0, 2.0, 0.0]);
+        ftf.remember(&[a, c], &[60.0, 30.0], &[4.0, 3.0]);
+        // b was not active at the last allocation, so it gains nothing; a gains 20 / 4.
+        assert_eq!(ftf.advance_cumulative(&[a, b, c], &[40.0, 40.0, 27.0]), vec![25.0, 2.0, 1.0]);
     }
 }

@@ -24,7 +24,8 @@
 //! each job at most a few pairs.
 
 use crate::allocation::{
-    AllocationInput, Dinkelbach, FtfIteration, JobClasses, PackedFractions, PackingInput, PairRows, max_min_fairness,
+    AllocationInput, Dinkelbach, FtfIteration, FtfReference, JobClasses, PackedFractions, PackingInput, PairRows,
+    max_min_fairness,
 };
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::BTreeMap;
@@ -362,17 +363,21 @@ pub struct PackedFinishTimeFairness {
     pub rho: f64,
     /// Every LP solved, in order (the isolated allocation first).
     pub solves: Vec<SolveStats>,
+    /// Each job's isolated rate `iso_m` (see [`FtfReference`]).
+    pub isolated_rates: Vec<f64>,
 }
 
 /// Finish-time fairness with space sharing (Gavel's `FinishTimeFairnessPolicyWithPacking`):
 /// [`finish_time_fairness`](crate::allocation::finish_time_fairness)'s iteration with each
-/// step's max-min LP replaced by the per-job space-sharing LP. The isolated allocation is the
-/// agnostic max-min fairness allocation without sharing, its rate at the measured throughputs,
-/// as in Gavel.
+/// step's max-min LP replaced by the per-job space-sharing LP. The iteration starts from the
+/// agnostic max-min fairness allocation without sharing; `reference` defines each job's finish
+/// time in isolation, from the measured throughputs without sharing, as in Gavel.
+#[allow(clippy::too_many_arguments)]
 pub fn finish_time_fairness_packed(
     input: &PackingInput,
     remaining_steps: &[f64],
     elapsed: &[f64],
+    reference: FtfReference<'_>,
     backend: Backend,
     iteration: FtfIteration,
     tolerance: f64,
@@ -381,29 +386,33 @@ pub fn finish_time_fairness_packed(
     let base: &AllocationInput = &input.base;
     let isolated = max_min_fairness(base, false, backend)?;
     let jobs = base.throughputs.len();
-    let isolated_rates: Vec<f64> =
+    let start_rates: Vec<f64> =
         (0..jobs).map(|m| base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum()).collect();
+    let (isolated_rates, isolated_time) = reference.isolated(
+        &base.throughputs,
+        &base.scale_factors,
+        &base.capacity,
+        remaining_steps,
+        elapsed,
+        &start_rates,
+    );
     let start = PackedFractions {
         singles: isolated.fractions,
         pairs: Vec::new(),
         objective: 0.0,
         stats: isolated.stats.clone(),
     };
-    let dinkelbach = Dinkelbach { remaining_steps, elapsed, iteration, tolerance, max_iterations };
-    let (best, rho, solves) = dinkelbach.run(
-        start,
-        &isolated_rates,
-        &isolated_rates,
-        isolated.stats,
-        |offset: Option<&[f64]>, demand: &[f64]| {
+    let dinkelbach =
+        Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
+    let (best, rho, solves) =
+        dinkelbach.run(start, &start_rates, isolated.stats, |offset: Option<&[f64]>, demand: &[f64]| {
             let goal = Goal::MaxMinRatio { demand, offset };
             let solved = solve_per_job(input, goal, "finish-time fairness (packed)", backend)?;
             let t = solved.fractions.objective;
             let stats = solved.fractions.stats.clone();
             Ok((solved.fractions, t, stats, solved.rates))
-        },
-    )?;
-    Ok(PackedFinishTimeFairness { fractions: PackedFractions { objective: rho, ..best }, rho, solves })
+        })?;
+    Ok(PackedFinishTimeFairness { fractions: PackedFractions { objective: rho, ..best }, rho, solves, isolated_rates })
 }
 
 #[cfg(test)]
@@ -483,12 +492,19 @@ mod tests {
         // With t = 0, rho_m = iso_m / rate_m, so minimising the largest rho maximises
         // min(rate_A / 5, rate_B / 2): (10 a + 6 p) / 5 = 3 p / 2 with b = 0, a = 1 - p gives
         // p = 20/23, a = 3/23 and min 30/23, so rho = 23/30 (half the GPU each gives 1).
+        // Gavel's isolated policy also gives each job half the GPU, and no isolated time has
+        // accumulated yet, so both references agree.
         let input = one_gpu_pair((6.0, 3.0));
-        for iteration in [FtfIteration::Scaled, FtfIteration::Dinkelbach] {
+        let gavel = FtfReference::Gavel { cumulative: &[0.0, 0.0], reference_type: None };
+        for (iteration, reference) in [FtfIteration::Scaled, FtfIteration::Dinkelbach]
+            .into_iter()
+            .flat_map(|iteration| [(iteration, FtfReference::Arrival), (iteration, gavel)])
+        {
             let result = finish_time_fairness_packed(
                 &input,
                 &[600.0, 600.0],
                 &[0.0, 0.0],
+                reference,
                 Backend::MicroLp,
                 iteration,
                 1e-6,
@@ -499,6 +515,7 @@ mod tests {
             assert_eq!(result.fractions.pairs.len(), 1, "{iteration:?}: {result:?}");
             assert!((result.fractions.pairs[0].1[0] - 20.0 / 23.0).abs() < 1e-3, "{iteration:?}: {result:?}");
             assert!(result.solves.len() >= 2, "the isolated allocation, then at least one step");
+            assert_eq!(result.isolated_rates, vec![5.0, 2.0]);
         }
     }
 
