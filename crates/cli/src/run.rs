@@ -86,15 +86,47 @@ pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
     }
     // Run every member even if one fails (a strict claim miss, say), then report.
     let mut failures = Vec::new();
+    let mut claims = Vec::new();
     for experiment in &family {
         let path = PathBuf::from("experiments").join(format!("{experiment}.yaml"));
-        if let Err(error) = run(&path, flags) {
-            eprintln!("error: {error:#}");
-            failures.push(experiment.clone());
+        match run_with_claims(&path, flags) {
+            Ok(Some(results)) => claims.push((experiment.clone(), results)),
+            Ok(None) => {}
+            Err(error) => {
+                eprintln!("error: {error:#}");
+                failures.push(experiment.clone());
+            }
         }
     }
     if !failures.is_empty() {
         bail!("{} of {} experiments failed: {}", failures.len(), family.len(), failures.join(", "));
+    }
+    write_claims_across(name, &claims, flags)
+}
+
+/// Writes `<results>/<name>-claims.md` when members of the family check the same best-case
+/// claim (one per trace, say): each judged on its best case across them.
+fn write_claims_across(
+    name: &str,
+    claims: &[(String, Vec<schedlab_experiment::claims::ClaimResult>)],
+    flags: &RunFlags,
+) -> Result<()> {
+    let across = schedlab_experiment::claims::across(claims);
+    if across.is_empty() {
+        return Ok(());
+    }
+    let table = schedlab_experiment::claims::across_markdown(&across);
+    let members: Vec<&str> = claims.iter().map(|(experiment, _)| experiment.as_str()).collect();
+    let text = format!(
+        "# {name}: claims across experiments\n\nBest-case (\"up to\") claims that several experiments of `schedlab reproduce {name}` check ({}), each judged on its best case across them; every experiment's own verdicts are in its claims.md.\n\n{table}",
+        members.join(", ")
+    );
+    let path = flags.results.join(format!("{name}-claims.md"));
+    std::fs::create_dir_all(&flags.results).with_context(|| format!("cannot create {}", flags.results.display()))?;
+    std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if !flags.quiet {
+        let held = across.iter().filter(|result| result.holds).count();
+        println!("claims across {}: {held} of {} hold -> {}", members.join(", "), across.len(), path.display());
     }
     Ok(())
 }
@@ -140,6 +172,11 @@ impl Bar {
 
 /// `schedlab run SPEC`.
 pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
+    run_with_claims(path, flags).map(|_| ())
+}
+
+/// [`run`], returning the claims' verdicts (`None` for a shard, which checks none).
+fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_experiment::claims::ClaimResult>>> {
     let missing = if flags.offline { crate::data::Missing::Explain } else { crate::data::Missing::Fetch };
     let experiment = crate::data::load_spec(path, missing)?;
     let options = RunOptions {
@@ -173,9 +210,10 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
                 path.display()
             );
         }
-        return Ok(());
+        return Ok(None);
     }
-    summarize(&experiment, &result, started.elapsed().as_secs_f64(), flags.json, flags.quiet, flags.strict)
+    summarize(&experiment, &result, started.elapsed().as_secs_f64(), flags.json, flags.quiet, flags.strict)?;
+    Ok(Some(result.claims))
 }
 
 /// `schedlab report SPEC`: the reports of a store filled by any number of shards.

@@ -99,6 +99,23 @@ pub struct CurvePoint {
     pub loss: f64,
     /// Mean slot reward of the training episodes since the last point.
     pub reward: f64,
+    /// What the decisions of the training episodes since the last point were (reinforcement
+    /// learning only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actions: Option<ActionCounts>,
+}
+
+/// Counts of the network's decisions in training episodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionCounts {
+    /// Decisions the network was asked for.
+    pub decisions: u64,
+    /// Decisions whose sampled action the exploration rules replaced.
+    pub replaced: u64,
+    /// Decisions where the network sampled skip (end the slot).
+    pub sampled_skips: u64,
+    /// Decisions that ended the slot by skip, after the rules.
+    pub skips: u64,
 }
 
 /// What a training run produced.
@@ -252,6 +269,7 @@ pub fn train(
         ("dl2-srtf", Heuristic::Srtf),
         ("dl2-tetris", Heuristic::Tetris),
         ("dl2-optimus", Heuristic::Optimus(Arc::clone(&speeds))),
+        ("dl2-slot-greedy", Heuristic::SlotReward(Arc::clone(&speeds))),
     ] {
         baselines.push((name.to_string(), validate_heuristic(&heuristic, &traces, &cluster, &speeds)?));
     }
@@ -269,7 +287,7 @@ pub fn train(
 
 /// Draws the learning curve to a PNG: validation JCT against updates (supervised updates first,
 /// then reinforcement-learning updates after them), with DRF's and Optimus's JCT on the same
-/// traces as levels.
+/// traces as levels, and the slot-reward greedy's (what DL2's reward asks for).
 pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
     let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
     let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
@@ -287,7 +305,7 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
         ("reinforcement learning".to_string(), phase("rl")),
     ];
     for (name, jct) in &trained.baselines {
-        if name == "dl2-drf" || name == "dl2-optimus" {
+        if name == "dl2-drf" || name == "dl2-optimus" || name == "dl2-slot-greedy" {
             lines.push((format!("{name} (same traces)"), vec![(0.0, *jct), (end, *jct)]));
         }
     }
@@ -327,8 +345,19 @@ pub fn train_to_file(
         if let Err(error) = std::fs::write(&file, serde_json::to_string(network).expect("weights serialise")) {
             log(format!("warning: {}: {error}", file.display()));
         }
+        let actions = point.actions.map_or(String::new(), |counts| {
+            let share = |count: u64| 100.0 * count as f64 / counts.decisions.max(1) as f64;
+            format!(
+                "; of {} decisions {:.1}% replaced by the exploration rules, {} sampled skip ({:.4}%), {} skipped",
+                counts.decisions,
+                share(counts.replaced),
+                counts.sampled_skips,
+                share(counts.sampled_skips),
+                counts.skips
+            )
+        });
         log(format!(
-            "[{:>7.1}s] {} step {:>6}: validation JCT {:.3} slots, loss {:.4}, reward {:.4}",
+            "[{:>7.1}s] {} step {:>6}: validation JCT {:.3} slots, loss {:.4}, reward {:.4}{actions}",
             started.elapsed().as_secs_f64(),
             point.phase,
             point.step,

@@ -3,7 +3,7 @@
 
 use crate::nets::{PolicyNet, ValueNet, policy_logit_gradient};
 use crate::replay::{Prioritized, Sample};
-use crate::{CurvePoint, Traces, TrainConfig, derive, run_episode, validate};
+use crate::{ActionCounts, CurvePoint, Traces, TrainConfig, derive, run_episode, validate};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::{Rng, SeedableRng};
@@ -38,8 +38,10 @@ pub(crate) struct State {
     steps: usize,
     losses: Vec<f64>,
     rewards: Vec<f64>,
+    /// The decisions since the last curve point.
+    counts: ActionCounts,
     /// Networks due for validation (see the supervised phase's).
-    due: Vec<(usize, PolicyNetwork, f64, f64)>,
+    due: Vec<(usize, PolicyNetwork, f64, f64, ActionCounts)>,
 }
 
 impl State {
@@ -166,7 +168,8 @@ impl State {
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.rl_steps {
             let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
-            self.due.push((self.steps, self.acting.clone(), loss, reward));
+            let counts = std::mem::take(&mut self.counts);
+            self.due.push((self.steps, self.acting.clone(), loss, reward, counts));
         }
     }
 }
@@ -195,9 +198,14 @@ impl Learner for Act {
                 break;
             }
         }
+        let sampled = action;
         if state.config.inject {
             action = state.inject(observation, mask, &output, action);
         }
+        state.counts.decisions += 1;
+        state.counts.replaced += u64::from(action != sampled);
+        state.counts.sampled_skips += u64::from(sampled == SKIP);
+        state.counts.skips += u64::from(action == SKIP);
         let sample = Sample {
             state: observation.state.clone(),
             output: output.iter().map(|p| *p as f32).collect(),
@@ -267,6 +275,7 @@ pub(crate) fn train(
         steps: 0,
         losses: Vec::new(),
         rewards: Vec::new(),
+        counts: ActionCounts::default(),
         due: Vec::new(),
     }));
     let mut episodes = 0;
@@ -278,10 +287,12 @@ pub(crate) fn train(
         run_episode(cluster, jobs, speeds, &mut policy, derive(config.seed, 7, episodes as u64))?;
         episodes += 1;
         let due: Vec<_> = state.lock().expect("not poisoned").due.drain(..).collect();
-        for (step, network, loss, reward) in due {
+        for (step, network, loss, reward, counts) in due {
             let network = Arc::new(network);
             let jct = validate(&network, traces, cluster, speeds, config.seed)?;
-            point(CurvePoint { phase: "rl".into(), step, validation_jct_slots: jct, loss, reward }, &network);
+            let point_at =
+                CurvePoint { phase: "rl".into(), step, validation_jct_slots: jct, loss, reward, actions: Some(counts) };
+            point(point_at, &network);
         }
     }
     let network = state.lock().expect("not poisoned").acting.clone();

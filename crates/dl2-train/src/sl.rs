@@ -113,7 +113,14 @@ pub(crate) fn train(
     let initial = Arc::new(export(&state));
     let jct = validate(&initial, traces, cluster, speeds, config.seed)?;
     point(
-        CurvePoint { phase: "sl".into(), step: 0, validation_jct_slots: jct, loss: f64::NAN, reward: f64::NAN },
+        CurvePoint {
+            phase: "sl".into(),
+            step: 0,
+            validation_jct_slots: jct,
+            loss: f64::NAN,
+            reward: f64::NAN,
+            actions: None,
+        },
         &initial,
     );
     let mut episodes = 0;
@@ -128,7 +135,10 @@ pub(crate) fn train(
         for (step, network, loss, reward) in due {
             let network = Arc::new(network);
             let jct = validate(&network, traces, cluster, speeds, config.seed)?;
-            point(CurvePoint { phase: "sl".into(), step, validation_jct_slots: jct, loss, reward }, &network);
+            point(
+                CurvePoint { phase: "sl".into(), step, validation_jct_slots: jct, loss, reward, actions: None },
+                &network,
+            );
         }
     }
     Ok((export(&state), episodes))

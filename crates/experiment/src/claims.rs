@@ -146,3 +146,170 @@ pub fn markdown(results: &[ClaimResult]) -> String {
     }
     text
 }
+
+/// A best-case claim ("up to ...") checked in several experiments (one per trace, say) and
+/// judged on its best case across them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AcrossResult {
+    /// The claim as the first experiment states it.
+    pub claim: Claim,
+    /// Each experiment's name, measured value and best case.
+    pub per_experiment: Vec<(String, Option<f64>, Option<String>)>,
+    /// The best measured value across the experiments; `None` if any is missing (a claim never
+    /// rests on part of its range).
+    pub measured: Option<f64>,
+    /// The experiment where it was measured.
+    pub best_in: Option<String>,
+    /// Whether `|measured - expected| <= tolerance x |expected|`.
+    pub holds: bool,
+}
+
+/// The best-case claims that at least two of `experiments` check with the same source, text,
+/// metric, published value, tolerance and direction, each judged on its best case across them,
+/// in the order they first appear.
+pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
+    let key = |claim: &Claim| match &claim.target {
+        ClaimTarget::BestRatio { best, .. } => Some((
+            claim.source.clone(),
+            claim.text.clone(),
+            claim.metric,
+            claim.expected.to_bits(),
+            claim.tolerance.to_bits(),
+            *best,
+        )),
+        _ => None,
+    };
+    let mut groups: Vec<(_, AcrossResult, Best)> = Vec::new();
+    for (name, results) in experiments {
+        for result in results {
+            let Some(this) = key(&result.claim) else { continue };
+            let entry = (name.clone(), result.measured, result.best_case.clone());
+            match groups.iter_mut().find(|(known, _, _)| *known == this) {
+                Some((_, group, _)) => group.per_experiment.push(entry),
+                None => {
+                    let best = this.5;
+                    let group = AcrossResult {
+                        claim: result.claim.clone(),
+                        per_experiment: vec![entry],
+                        measured: None,
+                        best_in: None,
+                        holds: false,
+                    };
+                    groups.push((this, group, best));
+                }
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, group, _)| group.per_experiment.len() >= 2)
+        .map(|(_, mut group, best)| {
+            if group.per_experiment.iter().all(|(_, measured, _)| measured.is_some()) {
+                let better = |a: f64, b: f64| match best {
+                    Best::Min => a < b,
+                    Best::Max => a > b,
+                };
+                for (name, measured, _) in &group.per_experiment {
+                    let value = measured.expect("checked above");
+                    if group.measured.is_none_or(|found| better(value, found)) {
+                        group.measured = Some(value);
+                        group.best_in = Some(name.clone());
+                    }
+                }
+            }
+            let claim = &group.claim;
+            group.holds = group
+                .measured
+                .is_some_and(|value| (value - claim.expected).abs() <= claim.tolerance * claim.expected.abs());
+            group
+        })
+        .collect()
+}
+
+/// A Markdown table of [`across`]'s verdicts: each experiment's best case, then the best of them.
+pub fn across_markdown(results: &[AcrossResult]) -> String {
+    let mut text = String::from(
+        "| claim | source | paper | measured in each experiment | best | tolerance | verdict |\n|---|---|---|---|---|---|---|\n",
+    );
+    for result in results {
+        let claim = &result.claim;
+        let each: Vec<String> = result
+            .per_experiment
+            .iter()
+            .map(|(name, measured, place)| {
+                let value = measured.map_or("no matching run".to_string(), |value| format!("{value:.3}"));
+                match place {
+                    Some(place) => format!("{name}: {value} ({place})"),
+                    None => format!("{name}: {value}"),
+                }
+            })
+            .collect();
+        let best = match (&result.measured, &result.best_in) {
+            (Some(value), Some(name)) => format!("{value:.3} ({name})"),
+            _ => "incomplete".to_string(),
+        };
+        let verdict = if result.holds { "holds" } else { "MISSED" };
+        text.push_str(&format!(
+            "| {} | {} | {} | {} | {best} | {:.0}% | {verdict} |\n",
+            claim.text,
+            claim.source,
+            claim.expected,
+            each.join("; "),
+            claim.tolerance * 100.0
+        ));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metric::Metric;
+
+    fn best_case(text: &str, best: Best, measured: Option<f64>, place: &str) -> ClaimResult {
+        let claim = Claim {
+            source: "paper".into(),
+            text: text.into(),
+            metric: Metric::AvgJctHours,
+            target: ClaimTarget::BestRatio { policy: "p".into(), against: vec!["b".into()], best, points: Vec::new() },
+            at: Vec::new(),
+            expected: 0.3,
+            tolerance: 0.5,
+        };
+        ClaimResult { claim, measured, holds: false, best_case: Some(place.into()) }
+    }
+
+    #[test]
+    fn a_claim_checked_in_several_experiments_is_judged_on_its_best_case() {
+        let experiments = vec![
+            (
+                "philly".to_string(),
+                vec![
+                    best_case("JCT down by up to 70%", Best::Min, Some(0.93), "vs fcfs"),
+                    best_case("only here", Best::Min, Some(0.3), "vs fcfs"),
+                ],
+            ),
+            (
+                "helios".to_string(),
+                vec![
+                    best_case("JCT down by up to 70%", Best::Min, Some(0.44), "vs sjf"),
+                    best_case("utilisation up by up to 20%", Best::Max, Some(1.1), "vs uni"),
+                ],
+            ),
+            ("alibaba".to_string(), vec![best_case("utilisation up by up to 20%", Best::Max, None, "-")]),
+        ];
+        let results = across(&experiments);
+        // The claim of one experiment only is left out.
+        assert_eq!(results.len(), 2);
+        assert_eq!((results[0].measured, results[0].best_in.as_deref()), (Some(0.44), Some("helios")));
+        assert!(results[0].holds, "0.44 is within 50% of 0.3");
+        // A missing value leaves the best case undecided: not a verdict on part of the range.
+        assert_eq!((results[1].measured, results[1].holds), (None, false));
+        let table = across_markdown(&results);
+        assert!(
+            table.contains("| philly: 0.930 (vs fcfs); helios: 0.440 (vs sjf) | 0.440 (helios) | 50% | holds |"),
+            "{table}"
+        );
+        assert!(table.contains("alibaba: no matching run (-) | incomplete | 50% | MISSED |"), "{table}");
+    }
+}

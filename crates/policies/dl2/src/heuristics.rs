@@ -35,6 +35,10 @@ pub enum Heuristic {
     /// Optimus: the task (worker or server) with the largest reduction of remaining time, by
     /// the true speed function (ORACLE).
     Optimus(Arc<Dl2Speed>),
+    /// Not in DL2: greedy on DL2's own slot reward. The task (worker, server or bundle) that
+    /// adds the most to the slot's reward per task, by the true speed function (ORACLE); a
+    /// diagnostic of what DL2's training objective asks for.
+    SlotReward(Arc<Dl2Speed>),
 }
 
 /// A float as a totally ordered key.
@@ -64,6 +68,7 @@ impl Heuristic {
             Heuristic::Srtf => bundles_in_order(slot, |job| job.remaining_fraction(), recorder),
             Heuristic::Tetris => tetris(slot, recorder),
             Heuristic::Optimus(speeds) => optimus(slot, speeds, slot_seconds, recorder),
+            Heuristic::SlotReward(speeds) => slot_reward(slot, speeds, slot_seconds, recorder),
         }
     }
 }
@@ -169,6 +174,71 @@ fn tetris(slot: &mut Slot, recorder: &mut Option<Box<dyn Recorder>>) {
     }
 }
 
+/// Epochs per slot of job `job` with `ps` servers and `workers` workers, by the true speed
+/// function (0 where it has none).
+fn epochs_per_slot(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64, ps: u32, workers: u32) -> f64 {
+    let entry = &slot.jobs[job];
+    let speed = speeds.speed(&entry.model, ps, workers).unwrap_or(0.0);
+    let epoch_size = schedlab_dl2_speed::model_info(&entry.model).map_or(1.0, |model| model.epoch_size);
+    speed * slot_seconds / epoch_size
+}
+
+/// The best next task of job `job` for DL2's slot reward and its gain per task: the reward is
+/// `sum_j min(epochs per slot, remaining epochs) / declared epochs` (`rl_env.py`, `_progress`),
+/// so a task's gain is the change of the job's term; a bundle's gain counts per task (half).
+/// `None` when the caps allow no task or none gains.
+fn slot_reward_gain(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64) -> Option<(f64, Task)> {
+    let entry = &slot.jobs[job];
+    let remaining = (entry.epochs - entry.progress).max(0.0);
+    let term = |ps: u32, workers: u32| {
+        epochs_per_slot(slot, job, speeds, slot_seconds, ps, workers).max(0.0).min(remaining) / entry.epochs
+    };
+    let (ps, workers) = (entry.ps(), entry.workers());
+    let now = term(ps, workers);
+    let options = [
+        (Task::Worker, term(ps, workers + 1) - now),
+        (Task::Ps, term(ps + 1, workers) - now),
+        (Task::Bundle, (term(ps + 1, workers + 1) - now) / 2.0),
+    ];
+    options.into_iter().filter(|(task, gain)| slot.allows(job, *task) && *gain > 0.0).fold(
+        None,
+        |best: Option<(f64, Task)>, (task, gain)| match best {
+            Some((best_gain, _)) if best_gain >= gain => best,
+            _ => Some((gain, task)),
+        },
+    )
+}
+
+/// Greedy on DL2's slot reward: the job whose next task gains the most per task gets it on the
+/// least-loaded node, until nothing gains or a task does not fit.
+fn slot_reward(slot: &mut Slot, speeds: &Dl2Speed, slot_seconds: f64, recorder: &mut Option<Box<dyn Recorder>>) {
+    let mut queue: BinaryHeap<(Key, Reverse<usize>, u8)> = BinaryHeap::new();
+    let push = |queue: &mut BinaryHeap<(Key, Reverse<usize>, u8)>, slot: &Slot, job: usize| {
+        if let Some((gain, task)) = slot_reward_gain(slot, job, speeds, slot_seconds) {
+            let index = Task::ALL.iter().position(|known| *known == task).expect("a task") as u8;
+            queue.push((Key(gain), Reverse(job), index));
+        }
+    };
+    for job in 0..slot.jobs.len() {
+        push(&mut queue, slot, job);
+    }
+    while let Some((_, Reverse(job), index)) = queue.pop() {
+        let task = Task::ALL[index as usize];
+        let Some(node) = slot.cluster.pop_least_loaded() else {
+            return;
+        };
+        let (cpus, gpus) = slot.demand(job, task);
+        let taken = slot.cluster.try_take(node, cpus, gpus);
+        slot.cluster.push(node);
+        if !taken {
+            return;
+        }
+        note(recorder, slot, job, task);
+        slot.record(job, task, node);
+        push(&mut queue, slot, job);
+    }
+}
+
 /// Optimus's marginal utility of job `job`'s next worker or server: the reduction of its
 /// remaining slots, by the true speed function; a job without a worker (server) gets one
 /// first (`-np.iinfo(np.int32).max`).
@@ -181,11 +251,7 @@ fn optimus_utility(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64
     if entry.ps() == 0 {
         return (FIRST, Task::Ps);
     }
-    let epochs_per_slot = |ps: u32, workers: u32| {
-        let speed = speeds.speed(&entry.model, ps, workers).unwrap_or(0.0);
-        let epoch_size = schedlab_dl2_speed::model_info(&entry.model).map_or(1.0, |model| model.epoch_size);
-        speed * slot_seconds / epoch_size
-    };
+    let epochs_per_slot = |ps: u32, workers: u32| epochs_per_slot(slot, job, speeds, slot_seconds, ps, workers);
     let remaining = entry.epochs - entry.progress;
     let now = epochs_per_slot(entry.ps(), entry.workers());
     // No speed before or after: no gain (DL2 computes inf - inf = nan here).

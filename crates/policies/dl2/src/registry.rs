@@ -106,17 +106,17 @@ fn read_config(reader: &mut ParamReader<'_>) -> Result<SlotConfig, ParamError> {
     Ok(SlotConfig { slot_seconds, gpu_weight, max_workers, max_ps })
 }
 
-/// What a heuristic reads: its slot parameters, and for Optimus the speed table.
+/// What a heuristic reads: its slot parameters, and for the oracles the speed table.
 struct HeuristicRecipe {
     name: String,
     config: SlotConfig,
     speeds: Option<String>,
 }
 
-fn read_heuristic(optimus: bool) -> impl Fn(&mut ParamReader<'_>) -> Result<HeuristicRecipe, ParamError> {
+fn read_heuristic(with_speeds: bool) -> impl Fn(&mut ParamReader<'_>) -> Result<HeuristicRecipe, ParamError> {
     move |reader| {
         let config = read_config(reader)?;
-        let speeds = if optimus { Some(reader.file("speeds", "dl2/config_speed.txt")?) } else { None };
+        let speeds = if with_speeds { Some(reader.file("speeds", "dl2/config_speed.txt")?) } else { None };
         Ok(HeuristicRecipe { name: reader.name(), config, speeds })
     }
 }
@@ -179,6 +179,19 @@ pub const POLICIES: &[PolicyEntry] = &[
                 env,
                 read_heuristic(true),
                 build_heuristic(|speeds| Heuristic::Optimus(speeds.expect("optimus reads its speed table"))),
+            )
+        },
+    },
+    PolicyEntry {
+        name: "dl2-slot-greedy",
+        description: "DL2's slots, not in DL2: the worker, server or bundle that adds most to DL2's slot reward (epochs done over declared epochs, summed over jobs) per task, by the true speed function; what DL2's training objective asks for (ORACLE)",
+        oracle: true,
+        make: |params, env| {
+            recipe(
+                params,
+                env,
+                read_heuristic(true),
+                build_heuristic(|speeds| Heuristic::SlotReward(speeds.expect("reads its speed table"))),
             )
         },
     },

@@ -133,3 +133,62 @@ fn drf_gives_bundles_by_lowest_dominant_share_until_one_does_not_fit() {
     assert_eq!(nodes(&slot.jobs[2].ps_nodes), vec![0]);
     assert_eq!((slot.jobs[1].workers(), slot.jobs[1].ps()), (1, 1));
 }
+
+fn speeds() -> Option<Arc<schedlab_dl2_speed::Dl2Speed>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
+    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt")?;
+    Some(Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()))
+}
+
+#[test]
+fn the_slot_greedy_adds_the_task_with_the_largest_reward_gain_until_none_gains() {
+    let Some(speeds) = speeds() else { return };
+    // Three resnet-50 jobs of 9,000 declared epochs on a large cluster: one with plenty left,
+    // one nearly done (0.5 epochs left: its first bundle finishes it within the slot), one in
+    // between.
+    let mut slot = slot(200, &[(0, 9000.0, 0.0), (0, 9000.0, 8999.5), (1, 9000.0, 4000.0)]);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let mut recorder: Option<Box<dyn Recorder>> = Some(Box::new(Log(Arc::clone(&log))));
+    Heuristic::SlotReward(Arc::clone(&speeds)).fill(&mut slot, 1200.0, &mut recorder);
+    // DL2's slot reward term of a job at (ps, workers): epochs in the slot, at most what is
+    // left, over the declared epochs.
+    let term = |job: &SlotJob, ps: u32, workers: u32| {
+        let epochs = speeds.speed("resnet-50", ps, workers).unwrap() * 1200.0 / 115.0;
+        epochs.max(0.0).min(job.epochs - job.progress) / job.epochs
+    };
+    let gains = |job: &SlotJob| {
+        let (p, w) = (job.ps(), job.workers());
+        let now = term(job, p, w);
+        let worker = if w < 16 { term(job, p, w + 1) - now } else { f64::NEG_INFINITY };
+        let ps = if p < 16 { term(job, p + 1, w) - now } else { f64::NEG_INFINITY };
+        let bundle = if w < 16 && p < 16 { (term(job, p + 1, w + 1) - now) / 2.0 } else { f64::NEG_INFINITY };
+        [worker, ps, bundle]
+    };
+    // Replay the log on fresh copies of the jobs: each step took the largest gain of all.
+    let mut jobs: Vec<SlotJob> = slot.jobs.clone();
+    for job in &mut jobs {
+        job.worker_nodes.clear();
+        job.ps_nodes.clear();
+    }
+    let steps = log.lock().unwrap().clone();
+    assert!(!steps.is_empty());
+    for (id, task) in steps {
+        let best = jobs.iter().flat_map(gains).fold(f64::NEG_INFINITY, f64::max);
+        let job = &mut jobs[id as usize];
+        let index = Task::ALL.iter().position(|known| *known == task).unwrap();
+        assert!((gains(job)[index] - best).abs() < 1e-15 && best > 0.0, "{id} {task:?}: {:?} vs {best}", gains(job));
+        if matches!(task, Task::Worker | Task::Bundle) {
+            job.worker_nodes.push(NodeId(0));
+        }
+        if matches!(task, Task::Ps | Task::Bundle) {
+            job.ps_nodes.push(NodeId(0));
+        }
+    }
+    // It stopped because nothing gains (the cluster has room for far more).
+    for job in &slot.jobs {
+        assert!(gains(job).iter().all(|gain| *gain <= 0.0), "{job:?}");
+    }
+    // The nearly done job got one bundle: a second task cannot add to 0.5 epochs.
+    assert_eq!((slot.jobs[1].workers(), slot.jobs[1].ps()), (1, 1));
+    assert!(slot.jobs[0].workers() > 1, "the long job grows: {:?}", slot.jobs[0]);
+}
