@@ -499,3 +499,39 @@ policies: [fifo]
     assert!(!dir.join("data/philly/philly_vc.csv").exists());
     assert!(!dir.join("results").exists(), "nothing ran");
 }
+
+#[test]
+fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
+    let dir = temp_dir("across");
+    std::fs::create_dir_all(dir.join("experiments")).unwrap();
+    let claim = "claims:
+  - {source: \"Paper X, abstract\", text: \"LAS cuts JCT by up to 30%\", metric: avg_jct_hours,
+     best_ratio: {policy: \"las[quantum=600]\", against: [fifo], best: min}, expected: 0.7, tolerance: 0.5}
+";
+    for (name, rate) in [("fam-light", "1.0"), ("fam-heavy", "3.0")] {
+        let spec = SPEC
+            .replace("name: cli", &format!("name: {name}"))
+            .replace("seeds: [0, 1, 2]", "seeds: [0]")
+            .replace("rate_per_hour: [1.5, 3.0]", &format!("rate_per_hour: [{rate}]"))
+            .replace("jobs: 150", "jobs: 60");
+        std::fs::write(dir.join("experiments").join(format!("{name}.yaml")), format!("{spec}{claim}")).unwrap();
+    }
+    let output = schedlab().current_dir(&dir).args(["reproduce", "fam", "--quiet"]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output).1);
+    let table = std::fs::read_to_string(dir.join("results/fam-claims.md")).unwrap();
+    let row = table.lines().find(|line| line.starts_with("| LAS cuts JCT by up to 30%")).expect(&table);
+    let cells: Vec<&str> = row.split(" | ").collect();
+    // Each spec's own best case, then the smaller of the two as the verdict's value.
+    let each = cells[3];
+    let value = |name: &str| -> f64 {
+        let start = each.find(&format!("{name}: ")).expect(each) + name.len() + 2;
+        each[start..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let best = value("fam-heavy").min(value("fam-light"));
+    assert!(cells[4].starts_with(&format!("{best:.3} (")), "{row}");
+    assert!(row.ends_with(if (best - 0.7).abs() <= 0.35 { "| holds |" } else { "| MISSED |" }), "{row}");
+    // One spec alone makes no table.
+    let output = schedlab().current_dir(&dir).args(["reproduce", "fam-light", "--quiet"]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output).1);
+    assert!(!dir.join("results/fam-light-claims.md").exists());
+}
