@@ -61,6 +61,12 @@ pub struct TrainConfig {
     pub batch: usize,
     /// The authors' exploration rules during training (`INJECT_SAMPLES`, on).
     pub inject: bool,
+    /// The authors' optional epsilon-greedy exploration (`EPSILON_GREEDY`, off): with
+    /// probability `epsilon = 2 / (1 + exp(updates / T))` a decision takes a uniformly drawn
+    /// action among those with probability above 1e-20 (`rl_env.py`, `step`), before the
+    /// exploration rules; this is `T` (`ANNEALING_TEMPERATURE`, 500, for agent 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon_temperature: Option<f64>,
 }
 
 impl Default for TrainConfig {
@@ -81,6 +87,7 @@ impl Default for TrainConfig {
             memory: 8192,
             batch: 256,
             inject: true,
+            epsilon_temperature: None,
         }
     }
 }

@@ -198,6 +198,15 @@ impl Learner for Act {
                 break;
             }
         }
+        if let Some(temperature) = state.config.epsilon_temperature {
+            let epsilon = 2.0 / (1.0 + (state.steps.max(1) as f64 / temperature).exp());
+            if state.rng.random::<f64>() < epsilon {
+                let valid: Vec<usize> = (0..ACTIONS).filter(|&index| output[index] > MIN_PROBABILITY).collect();
+                if !valid.is_empty() {
+                    action = valid[state.rng.random_range(0..valid.len())];
+                }
+            }
+        }
         let sampled = action;
         if state.config.inject {
             action = state.inject(observation, mask, &output, action);

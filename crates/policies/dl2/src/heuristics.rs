@@ -97,6 +97,22 @@ fn bundle_in_two_steps(slot: &mut Slot, job: usize, recorder: &mut Option<Box<dy
     taken
 }
 
+/// Adds `task` to job `job` on the least-loaded node, telling the recorder first; false (and
+/// nothing recorded) when it does not fit there.
+fn place_noted(slot: &mut Slot, job: usize, task: Task, recorder: &mut Option<Box<dyn Recorder>>) -> bool {
+    let Some(node) = slot.cluster.pop_least_loaded() else {
+        return false;
+    };
+    let (cpus, gpus) = slot.demand(job, task);
+    let taken = slot.cluster.try_take(node, cpus, gpus);
+    slot.cluster.push(node);
+    if taken {
+        note(recorder, slot, job, task);
+        slot.record(job, task, node);
+    }
+    taken
+}
+
 fn drf(slot: &mut Slot, recorder: &mut Option<Box<dyn Recorder>>) {
     let mut queue: BinaryHeap<Reverse<(Key, u64, usize)>> =
         (0..slot.jobs.len()).map(|job| Reverse((Key(0.0), slot.jobs[job].arrival_slot, job))).collect();
@@ -223,18 +239,9 @@ fn slot_reward(slot: &mut Slot, speeds: &Dl2Speed, slot_seconds: f64, recorder: 
         push(&mut queue, slot, job);
     }
     while let Some((_, Reverse(job), index)) = queue.pop() {
-        let task = Task::ALL[index as usize];
-        let Some(node) = slot.cluster.pop_least_loaded() else {
-            return;
-        };
-        let (cpus, gpus) = slot.demand(job, task);
-        let taken = slot.cluster.try_take(node, cpus, gpus);
-        slot.cluster.push(node);
-        if !taken {
+        if !place_noted(slot, job, Task::ALL[index as usize], recorder) {
             return;
         }
-        note(recorder, slot, job, task);
-        slot.record(job, task, node);
         push(&mut queue, slot, job);
     }
 }
@@ -281,17 +288,9 @@ fn optimus(slot: &mut Slot, speeds: &Dl2Speed, slot_seconds: f64, recorder: &mut
         if !slot.allows(job, task) {
             continue;
         }
-        let Some(node) = slot.cluster.pop_least_loaded() else {
-            return;
-        };
-        let (cpus, gpus) = slot.demand(job, task);
-        let taken = slot.cluster.try_take(node, cpus, gpus);
-        slot.cluster.push(node);
-        if !taken {
+        if !place_noted(slot, job, task, recorder) {
             return;
         }
-        note(recorder, slot, job, task);
-        slot.record(job, task, node);
         push(&mut queue, slot, job);
     }
 }

@@ -122,7 +122,7 @@ fn read_heuristic(with_speeds: bool) -> impl Fn(&mut ParamReader<'_>) -> Result<
 }
 
 fn build_heuristic(
-    kind: fn(Option<std::sync::Arc<Dl2Speed>>) -> Heuristic,
+    kind: impl Fn(Option<Arc<Dl2Speed>>) -> Heuristic,
 ) -> impl Fn(HeuristicRecipe, &PolicyEnv) -> Result<Dl2, ParamError> {
     move |recipe, env| {
         let speeds = match &recipe.speeds {
@@ -135,6 +135,16 @@ fn build_heuristic(
         let chooser = Chooser::Heuristic { heuristic: kind(speeds), recorder: None };
         Ok(Dl2::new(recipe.name, chooser, recipe.config))
     }
+}
+
+/// Makes a heuristic that reads the true speed table (`speeds`).
+fn oracle(
+    params: &schedlab_core::PolicyParams,
+    env: Option<&PolicyEnv>,
+    kind: fn(Arc<Dl2Speed>) -> Heuristic,
+) -> Result<schedlab_core::Made, ParamError> {
+    let build = build_heuristic(move |speeds| kind(speeds.expect("an oracle reads its speed table")));
+    recipe(params, env, read_heuristic(true), build)
 }
 
 /// DL2 and its baselines in its slot model.
@@ -173,26 +183,12 @@ pub const POLICIES: &[PolicyEntry] = &[
         name: "dl2-optimus",
         description: "DL2's slots: Optimus adds the worker or server that most reduces a job's remaining time, by the true speed function (ORACLE)",
         oracle: true,
-        make: |params, env| {
-            recipe(
-                params,
-                env,
-                read_heuristic(true),
-                build_heuristic(|speeds| Heuristic::Optimus(speeds.expect("optimus reads its speed table"))),
-            )
-        },
+        make: |params, env| oracle(params, env, Heuristic::Optimus),
     },
     PolicyEntry {
         name: "dl2-slot-greedy",
         description: "DL2's slots, not in DL2: the worker, server or bundle that adds most to DL2's slot reward (epochs done over declared epochs, summed over jobs) per task, by the true speed function; what DL2's training objective asks for (ORACLE)",
         oracle: true,
-        make: |params, env| {
-            recipe(
-                params,
-                env,
-                read_heuristic(true),
-                build_heuristic(|speeds| Heuristic::SlotReward(speeds.expect("reads its speed table"))),
-            )
-        },
+        make: |params, env| oracle(params, env, Heuristic::SlotReward),
     },
 ];
