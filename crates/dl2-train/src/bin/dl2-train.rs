@@ -13,8 +13,7 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let usage =
-        "usage: dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]";
+    let usage = "usage: dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]";
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().ok_or(usage)?);
     let mut config = TrainConfig::default();
@@ -32,9 +31,13 @@ fn run() -> Result<(), String> {
             "--rl-steps" => config.rl_steps = number(&value)?,
             "--validation-interval" => config.validation_interval = number(&value)?.max(1),
             "--epsilon-temperature" => {
-                config.epsilon_temperature = Some(value.parse::<f64>().ok().filter(|t| *t > 0.0).ok_or_else(|| {
-                    format!("{flag}: expected a positive number, got '{value}'")
-                })?)
+                config.epsilon_temperature = Some(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|t| *t > 0.0)
+                        .ok_or_else(|| format!("{flag}: expected a positive number, got '{value}'"))?,
+                )
             }
             _ => return Err(format!("unknown option {flag}; {usage}")),
         }

@@ -225,7 +225,9 @@ pub fn makespan(
 ///
 /// Reformulation (ours): `rho_m = N_m / E_m` with `N_m = t_m rate_m + R_m` and
 /// `E_m = D_m rate_m`, both linear in `X`: a generalised fractional program, solved by iterated
-/// LPs from the agnostic max-min allocation (see [`FtfIteration`]). It stops when a step would
+/// LPs (see [`FtfIteration`]) from the isolated allocation: Gavel's `IsolatedPolicy` with
+/// [`FtfReference::Gavel`] (no time where a job cannot run), the agnostic max-min allocation
+/// with [`FtfReference::Arrival`]. It stops when a step would
 /// improve `rho` by less than the factor `tolerance`, or after `max_iterations` LPs. The
 /// objective returned is the final `rho`.
 ///
@@ -250,28 +252,32 @@ pub fn finish_time_fairness(
         }
         _ => effective_throughputs(input, heterogeneity_aware),
     };
-    let isolated_input = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
-    let isolated = max_min_fairness(&isolated_input, false, backend)?;
     let rates = |fractions: &[Vec<f64>]| -> Vec<f64> {
         throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
     };
-    let start_rates = rates(&isolated.fractions);
+    let (start, start_stats) = match reference {
+        FtfReference::Gavel { .. } => {
+            (gavel_isolated_allocation(&throughputs, &input.scale_factors, &input.capacity), None)
+        }
+        FtfReference::Arrival => {
+            let isolated_input = AllocationInput { throughputs: throughputs.clone(), ..input.clone() };
+            let isolated = max_min_fairness(&isolated_input, false, backend)?;
+            (isolated.fractions, Some(isolated.stats))
+        }
+    };
+    let start_rates = rates(&start);
     let (isolated_rates, isolated_time) =
         reference.isolated(&throughputs, &input.scale_factors, &input.capacity, remaining_steps, elapsed, &start_rates);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
     let dinkelbach =
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
-    let (mut best, rho, solves) = dinkelbach.run(
-        isolated.fractions,
-        &start_rates,
-        isolated.stats,
-        |offset: Option<&[f64]>, demand: &[f64]| {
+    let (mut best, rho, solves) =
+        dinkelbach.run(start, &start_rates, start_stats, |offset: Option<&[f64]>, demand: &[f64]| {
             let (fractions, t, step) =
                 max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?;
             let step_rates = rates(&fractions);
             Ok((fractions, t, step, step_rates))
-        },
-    )?;
+        })?;
     if !heterogeneity_aware {
         spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
     }
@@ -325,10 +331,11 @@ impl FtfReference<'_> {
     }
 }
 
-/// Each job's rate under Gavel's `IsolatedPolicy` (`policies/isolated.py`): the cluster split
-/// evenly over the `M` jobs, `x_mj = N_j / (M s_m)`, each row scaled down to sum to at most 1,
-/// and `iso_m = sum_j T[m][j] x_mj`.
-pub fn gavel_isolated_rates(throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) -> Vec<f64> {
+/// Gavel's `IsolatedPolicy` (`policies/isolated.py`): the cluster split evenly over the `M`
+/// jobs, `x_mj = N_j / (M s_m)`, each row scaled down to sum to at most 1; here with `x_mj = 0`
+/// where the job cannot run (`T[m][j] = 0`), which changes no rate and makes it a feasible
+/// allocation.
+pub fn gavel_isolated_allocation(throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) -> Vec<Vec<f64>> {
     let jobs = throughputs.len() as f64;
     throughputs
         .iter()
@@ -336,9 +343,16 @@ pub fn gavel_isolated_rates(throughputs: &[Vec<f64>], scale_factors: &[u32], cap
         .map(|(row, &scale)| {
             let x: Vec<f64> = capacity.iter().map(|&n| f64::from(n) / jobs / f64::from(scale)).collect();
             let row_sum = x.iter().sum::<f64>().max(1.0);
-            row.iter().zip(&x).map(|(t, x)| t * x / row_sum).sum()
+            row.iter().zip(&x).map(|(t, x)| if *t > 0.0 { x / row_sum } else { 0.0 }).collect()
         })
         .collect()
+}
+
+/// Each job's rate under Gavel's `IsolatedPolicy`, `iso_m = sum_j T[m][j] x_mj` (see
+/// [`gavel_isolated_allocation`]).
+pub fn gavel_isolated_rates(throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) -> Vec<f64> {
+    let allocation = gavel_isolated_allocation(throughputs, scale_factors, capacity);
+    throughputs.iter().zip(&allocation).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
 }
 
 /// Gavel's agnostic finish-time fairness throughputs (`FinishTimeFairnessPolicy`): every type
@@ -418,7 +432,7 @@ impl Dinkelbach<'_> {
         &self,
         start: A,
         start_rates: &[f64],
-        start_stats: SolveStats,
+        start_stats: Option<SolveStats>,
         mut step: impl FnMut(Option<&[f64]>, &[f64]) -> Result<(A, f64, SolveStats, Vec<f64>), SolverError>,
     ) -> Result<(A, f64, Vec<SolveStats>), SolverError> {
         let (remaining, elapsed, isolated_time) = (self.remaining_steps, self.elapsed, self.isolated_time);
@@ -429,11 +443,13 @@ impl Dinkelbach<'_> {
                 .map(|m| (elapsed[m] + remaining[m] / rates[m]) / isolated_time[m])
                 .fold(0.0, f64::max)
         };
-        let mut stats = vec![start_stats];
+        let mut stats: Vec<SolveStats> = start_stats.into_iter().collect();
+        let mut steps = 0;
         let mut best = start;
         let mut best_rates = start_rates.to_vec();
         let mut rho = value(start_rates);
-        while stats.len() <= self.max_iterations && rho.is_finite() && rho > 0.0 {
+        while steps < self.max_iterations && rho.is_finite() && rho > 0.0 {
+            steps += 1;
             // rho_m <= rho is rate_m >= R_m / (rho D_m - t_m), the rate each job requires.
             let slack = |m: usize| (rho * isolated_time[m] - elapsed[m]).max(f64::MIN_POSITIVE);
             let active = |m: usize| remaining[m] > 0.0;
@@ -1171,7 +1187,10 @@ pub(crate) mod tests {
         }
         assert!(result.rho <= grid_best + 1e-9, "LP {} vs grid {grid_best}", result.rho);
         assert!(result.rho >= grid_best - 0.02, "LP {} is far below the grid's {grid_best}", result.rho);
-        assert!(result.solves.len() >= 2, "the isolated LP and at least one step: {result:?}");
+        assert!(
+            result.solves.len() >= 2,
+            "at least two LPs (with the arrival reference, the isolated one first): {result:?}"
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@
 
 use crate::allocation::{
     AllocationInput, Dinkelbach, FtfIteration, FtfReference, JobClasses, PackedFractions, PackingInput, PairRows,
-    max_min_fairness,
+    gavel_isolated_allocation, max_min_fairness,
 };
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::BTreeMap;
@@ -370,8 +370,8 @@ pub struct PackedFinishTimeFairness {
 /// Finish-time fairness with space sharing (Gavel's `FinishTimeFairnessPolicyWithPacking`):
 /// [`finish_time_fairness`](crate::allocation::finish_time_fairness)'s iteration with each
 /// step's max-min LP replaced by the per-job space-sharing LP. The iteration starts from the
-/// agnostic max-min fairness allocation without sharing; `reference` defines each job's finish
-/// time in isolation, from the measured throughputs without sharing, as in Gavel.
+/// isolated allocation without sharing (as there); `reference` defines each job's finish time
+/// in isolation, from the measured throughputs without sharing, as in Gavel.
 #[allow(clippy::too_many_arguments)]
 pub fn finish_time_fairness_packed(
     input: &PackingInput,
@@ -384,10 +384,18 @@ pub fn finish_time_fairness_packed(
     max_iterations: usize,
 ) -> Result<PackedFinishTimeFairness, SolverError> {
     let base: &AllocationInput = &input.base;
-    let isolated = max_min_fairness(base, false, backend)?;
+    let (singles, start_stats) = match reference {
+        FtfReference::Gavel { .. } => {
+            (gavel_isolated_allocation(&base.throughputs, &base.scale_factors, &base.capacity), None)
+        }
+        FtfReference::Arrival => {
+            let isolated = max_min_fairness(base, false, backend)?;
+            (isolated.fractions, Some(isolated.stats))
+        }
+    };
     let jobs = base.throughputs.len();
     let start_rates: Vec<f64> =
-        (0..jobs).map(|m| base.throughputs[m].iter().zip(&isolated.fractions[m]).map(|(t, x)| t * x).sum()).collect();
+        (0..jobs).map(|m| base.throughputs[m].iter().zip(&singles[m]).map(|(t, x)| t * x).sum()).collect();
     let (isolated_rates, isolated_time) = reference.isolated(
         &base.throughputs,
         &base.scale_factors,
@@ -396,16 +404,19 @@ pub fn finish_time_fairness_packed(
         elapsed,
         &start_rates,
     );
-    let start = PackedFractions {
-        singles: isolated.fractions,
-        pairs: Vec::new(),
-        objective: 0.0,
-        stats: isolated.stats.clone(),
-    };
+    // The start's statistics: its LP's, or none solved.
+    let stats = start_stats.clone().unwrap_or(SolveStats {
+        backend,
+        variables: 0,
+        constraints: 0,
+        build_time: std::time::Duration::ZERO,
+        solve_time: std::time::Duration::ZERO,
+    });
+    let start = PackedFractions { singles, pairs: Vec::new(), objective: 0.0, stats };
     let dinkelbach =
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
     let (best, rho, solves) =
-        dinkelbach.run(start, &start_rates, isolated.stats, |offset: Option<&[f64]>, demand: &[f64]| {
+        dinkelbach.run(start, &start_rates, start_stats, |offset: Option<&[f64]>, demand: &[f64]| {
             let goal = Goal::MaxMinRatio { demand, offset };
             let solved = solve_per_job(input, goal, "finish-time fairness (packed)", backend)?;
             let t = solved.fractions.objective;
