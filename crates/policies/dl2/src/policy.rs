@@ -94,7 +94,7 @@ impl Dl2 {
     /// A policy named `name` (its canonical name with parameters).
     pub fn new(name: String, chooser: Chooser, config: SlotConfig) -> Dl2 {
         let knowledge = match &chooser {
-            Chooser::Heuristic { heuristic: Heuristic::Optimus(_), .. } => Knowledge::Oracle,
+            Chooser::Heuristic { heuristic: Heuristic::Optimus(_) | Heuristic::SlotReward(_), .. } => Knowledge::Oracle,
             _ => Knowledge::Realistic,
         };
         Dl2 {
