@@ -109,6 +109,20 @@ pub struct TrainDl2Args {
     /// Updates between validations on the 10 validation traces.
     #[arg(long, default_value_t = 2_000)]
     pub validation_interval: usize,
+    /// Turn off the authors' exploration rules (`INJECT_SAMPLES`, on in DL2): an ablation.
+    #[arg(long)]
+    pub no_inject: bool,
+    /// Turn on the authors' optional epsilon-greedy exploration (`EPSILON_GREEDY`, off in DL2)
+    /// with this annealing temperature (their `ANNEALING_TEMPERATURE`: 500): an ablation.
+    #[arg(long, value_parser = positive_temperature)]
+    pub epsilon_temperature: Option<f64>,
+}
+
+fn positive_temperature(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|value| value.is_finite() && *value > 0.0)
+        .ok_or_else(|| format!("expected a positive number, got '{text}'"))
 }
 
 /// `schedlab train rltune` flags.

@@ -58,6 +58,8 @@ pub fn dl2(args: &TrainDl2Args) -> Result<()> {
         sl_steps: args.sl_steps,
         rl_steps: args.rl_steps,
         validation_interval: args.validation_interval.max(1),
+        inject: !args.no_inject,
+        epsilon_temperature: args.epsilon_temperature,
         ..Default::default()
     };
     schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {

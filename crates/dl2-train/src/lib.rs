@@ -119,7 +119,8 @@ pub struct ActionCounts {
     pub decisions: u64,
     /// Decisions whose sampled action the exploration rules replaced.
     pub replaced: u64,
-    /// Decisions where the network sampled skip (end the slot).
+    /// Decisions whose sampled action (the network's draw, or epsilon-greedy's) was skip (end
+    /// the slot).
     pub sampled_skips: u64,
     /// Decisions that ended the slot by skip, after the rules.
     pub skips: u64,

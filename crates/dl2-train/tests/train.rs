@@ -110,3 +110,38 @@ fn two_trainings_from_one_seed_give_identical_weights() {
         train(&other, Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()), &|_, _| {}).unwrap().network
     );
 }
+
+#[test]
+fn the_rl_curve_counts_decisions_replaced_by_the_rules_and_skips() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Some(path) = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt") else { return };
+    let speeds = Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap());
+    let config = TrainConfig {
+        sl_steps: 2,
+        rl_steps: 2,
+        train_traces: 2,
+        validation_traces: 1,
+        validation_interval: 2,
+        jobs: 30,
+        max_arrivals_per_slot: 3,
+        nodes: 12,
+        memory: 128,
+        batch: 16,
+        ..TrainConfig::default()
+    };
+    let counts = |config: &TrainConfig| {
+        let trained = train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
+        let point = trained.curve.iter().find(|point| point.phase == "rl").expect("an RL point").clone();
+        assert!(trained.curve.iter().all(|point| (point.phase == "rl") == point.actions.is_some()));
+        (point.actions.unwrap(), trained.network)
+    };
+    let (with_rules, network) = counts(&config);
+    assert!(with_rules.decisions > 0 && with_rules.replaced > 0, "{with_rules:?}");
+    assert!(with_rules.skips <= with_rules.decisions && with_rules.sampled_skips <= with_rules.decisions);
+    let (without, _) = counts(&TrainConfig { inject: false, ..config.clone() });
+    assert_eq!(without.replaced, 0, "no rules, nothing replaced: {without:?}");
+    assert_eq!(without.skips, without.sampled_skips, "without rules every sampled skip is taken");
+    // Epsilon-greedy draws from the same stream, so it changes what is learned.
+    let (_, epsilon) = counts(&TrainConfig { epsilon_temperature: Some(500.0), ..config });
+    assert_ne!(network, epsilon);
+}

@@ -35,7 +35,7 @@ fn run() -> Result<(), String> {
                     value
                         .parse::<f64>()
                         .ok()
-                        .filter(|t| *t > 0.0)
+                        .filter(|t| t.is_finite() && *t > 0.0)
                         .ok_or_else(|| format!("{flag}: expected a positive number, got '{value}'"))?,
                 )
             }
