@@ -82,16 +82,21 @@ fn the_surrogate_gives_dl2s_policy_gradient() {
     assert!(moved > 1e-4, "the step moved the weights ({moved})");
 }
 
-#[test]
-fn two_trainings_from_one_seed_give_identical_weights() {
+/// DL2's speed table from the data directory (`None` skips the test, unless data is required).
+fn speeds() -> Option<(std::path::PathBuf, Arc<schedlab_dl2_speed::Dl2Speed>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let Some(path) = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt") else { return };
+    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt")?;
     let speeds = Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap());
-    let config = TrainConfig {
-        sl_steps: 4,
-        rl_steps: 4,
+    Some((path, speeds))
+}
+
+/// A training of `steps` updates per phase on a small cluster and short traces.
+fn tiny(steps: usize, validation_traces: usize) -> TrainConfig {
+    TrainConfig {
+        sl_steps: steps,
+        rl_steps: steps,
         train_traces: 2,
-        validation_traces: 2,
+        validation_traces,
         validation_interval: 2,
         jobs: 30,
         max_arrivals_per_slot: 3,
@@ -99,7 +104,13 @@ fn two_trainings_from_one_seed_give_identical_weights() {
         memory: 128,
         batch: 16,
         ..TrainConfig::default()
-    };
+    }
+}
+
+#[test]
+fn two_trainings_from_one_seed_give_identical_weights() {
+    let Some((path, speeds)) = speeds() else { return };
+    let config = tiny(4, 2);
     let first = train(&config, Arc::clone(&speeds), &|_, _| {}).unwrap();
     let second = train(&config, speeds, &|_, _| {}).unwrap();
     assert_eq!(serde_json::to_string(&first.network).unwrap(), serde_json::to_string(&second.network).unwrap());
@@ -113,22 +124,8 @@ fn two_trainings_from_one_seed_give_identical_weights() {
 
 #[test]
 fn the_rl_curve_counts_decisions_replaced_by_the_rules_and_skips() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let Some(path) = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt") else { return };
-    let speeds = Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap());
-    let config = TrainConfig {
-        sl_steps: 2,
-        rl_steps: 2,
-        train_traces: 2,
-        validation_traces: 1,
-        validation_interval: 2,
-        jobs: 30,
-        max_arrivals_per_slot: 3,
-        nodes: 12,
-        memory: 128,
-        batch: 16,
-        ..TrainConfig::default()
-    };
+    let Some((_, speeds)) = speeds() else { return };
+    let config = tiny(2, 1);
     let counts = |config: &TrainConfig| {
         let trained = train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
         let point = trained.curve.iter().find(|point| point.phase == "rl").expect("an RL point").clone();
