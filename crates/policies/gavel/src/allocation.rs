@@ -227,9 +227,8 @@ pub fn makespan(
 /// `E_m = D_m rate_m`, both linear in `X`: a generalised fractional program, solved by iterated
 /// LPs (see [`FtfIteration`]) from the isolated allocation: Gavel's `IsolatedPolicy` with
 /// [`FtfReference::Gavel`] (no time where a job cannot run), the agnostic max-min allocation
-/// with [`FtfReference::Arrival`]. It stops when a step would
-/// improve `rho` by less than the factor `tolerance`, or after `max_iterations` LPs. The
-/// objective returned is the final `rho`.
+/// with [`FtfReference::Arrival`]. It stops when a step would improve `rho` by less than the
+/// factor `tolerance`, or after `max_iterations` LPs. The objective returned is the final `rho`.
 ///
 /// The agnostic twin with [`FtfReference::Gavel`] plans, as Gavel's `FinishTimeFairnessPolicy`,
 /// with every usable type at the job's throughput on the reference type; with
@@ -309,8 +308,9 @@ impl FtfReference<'_> {
     /// The parameter's values, in the order documented.
     pub const NAMES: [&'static str; 2] = ["gavel", "arrival"];
 
-    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`, given the rates of
-    /// the agnostic max-min allocation.
+    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`; `agnostic_rates`
+    /// are the rates of the agnostic max-min allocation, which only [`FtfReference::Arrival`]
+    /// reads.
     pub(crate) fn isolated(
         &self,
         throughputs: &[Vec<f64>],
