@@ -43,6 +43,11 @@ fn value_at(
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
+/// Whether `|value - expected| <= tolerance x |expected|`.
+fn within_tolerance(claim: &Claim, value: f64) -> bool {
+    (value - claim.expected).abs() <= claim.tolerance * claim.expected.abs()
+}
+
 /// Evaluates every claim of the experiment.
 pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<ClaimResult> {
     experiment
@@ -62,8 +67,7 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<ClaimRe
                     best_ratio(experiment, outcomes, claim, policy, against, *best, points)
                 }
             };
-            let holds =
-                measured.is_some_and(|value| (value - claim.expected).abs() <= claim.tolerance * claim.expected.abs());
+            let holds = measured.is_some_and(|value| within_tolerance(claim, value));
             ClaimResult { claim: claim.clone(), measured, holds, best_case }
         })
         .collect()
@@ -179,15 +183,14 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
         )),
         _ => None,
     };
-    let mut groups: Vec<(_, AcrossResult, Best)> = Vec::new();
+    let mut groups: Vec<(_, AcrossResult)> = Vec::new();
     for (name, results) in experiments {
         for result in results {
             let Some(this) = key(&result.claim) else { continue };
             let entry = (name.clone(), result.measured, result.best_case.clone());
-            match groups.iter_mut().find(|(known, _, _)| *known == this) {
-                Some((_, group, _)) => group.per_experiment.push(entry),
+            match groups.iter_mut().find(|(known, _)| *known == this) {
+                Some((_, group)) => group.per_experiment.push(entry),
                 None => {
-                    let best = this.5;
                     let group = AcrossResult {
                         claim: result.claim.clone(),
                         per_experiment: vec![entry],
@@ -195,15 +198,16 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
                         best_in: None,
                         holds: false,
                     };
-                    groups.push((this, group, best));
+                    groups.push((this, group));
                 }
             }
         }
     }
     groups
         .into_iter()
-        .filter(|(_, group, _)| group.per_experiment.len() >= 2)
-        .map(|(_, mut group, best)| {
+        .filter(|(_, group)| group.per_experiment.len() >= 2)
+        .map(|(key, mut group)| {
+            let best = key.5;
             if group.per_experiment.iter().all(|(_, measured, _)| measured.is_some()) {
                 let better = |a: f64, b: f64| match best {
                     Best::Min => a < b,
@@ -217,10 +221,7 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
                     }
                 }
             }
-            let claim = &group.claim;
-            group.holds = group
-                .measured
-                .is_some_and(|value| (value - claim.expected).abs() <= claim.tolerance * claim.expected.abs());
+            group.holds = group.measured.is_some_and(|value| within_tolerance(&group.claim, value));
             group
         })
         .collect()

@@ -30,6 +30,11 @@ pub struct TimeFractions {
 
 /// Returns the throughputs a policy optimises with: the measured ones (aware), or 1 for every
 /// usable type (Gavel's agnostic twins, which replace every throughput by 1.0).
+/// Each job's rate under an allocation: `rate_m = sum_j T[m][j] X[m][j]`.
+pub(crate) fn job_rates(throughputs: &[Vec<f64>], fractions: &[Vec<f64>]) -> Vec<f64> {
+    throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
+}
+
 fn effective_throughputs(input: &AllocationInput, heterogeneity_aware: bool) -> Vec<Vec<f64>> {
     if heterogeneity_aware {
         input.throughputs.clone()
@@ -168,13 +173,7 @@ pub fn max_min_fairness_normalised(
             if !heterogeneity_aware {
                 return Ok(TimeFractions { fractions: isolated, objective: agnostic_objective, stats: agnostic_stats });
             }
-            let iso = input
-                .throughputs
-                .iter()
-                .zip(&isolated)
-                .map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum())
-                .collect();
-            (iso, Some(agnostic_stats))
+            (job_rates(&input.throughputs, &isolated), Some(agnostic_stats))
         };
     // s_m rate_m / (w_m iso_m) >= t  is  rate_m >= t (w_m iso_m / s_m).
     let demand: Vec<f64> = iso
@@ -251,9 +250,6 @@ pub fn finish_time_fairness(
         }
         _ => effective_throughputs(input, heterogeneity_aware),
     };
-    let rates = |fractions: &[Vec<f64>]| -> Vec<f64> {
-        throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
-    };
     let (start, start_stats) = match reference {
         FtfReference::Gavel { .. } => {
             (gavel_isolated_allocation(&throughputs, &input.scale_factors, &input.capacity), None)
@@ -264,9 +260,8 @@ pub fn finish_time_fairness(
             (isolated.fractions, Some(isolated.stats))
         }
     };
-    let start_rates = rates(&start);
-    let (isolated_rates, isolated_time) =
-        reference.isolated(&throughputs, &input.scale_factors, &input.capacity, remaining_steps, elapsed, &start_rates);
+    let start_rates = job_rates(&throughputs, &start);
+    let (isolated_rates, isolated_time) = reference.isolated(remaining_steps, elapsed, &start_rates);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
     let dinkelbach =
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
@@ -274,7 +269,7 @@ pub fn finish_time_fairness(
         dinkelbach.run(start, &start_rates, start_stats, |offset: Option<&[f64]>, demand: &[f64]| {
             let (fractions, t, step) =
                 max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?;
-            let step_rates = rates(&fractions);
+            let step_rates = job_rates(&throughputs, &fractions);
             Ok((fractions, t, step, step_rates))
         })?;
     if !heterogeneity_aware {
@@ -289,7 +284,7 @@ pub fn finish_time_fairness(
 pub enum FtfReference<'a> {
     /// Gavel's code (`finish_time_fairness.py`, `FinishTimeFairnessPolicyWithPerf`):
     /// `D_m = C_m + R_m / iso_m`, with `iso_m` the job's rate under Gavel's `IsolatedPolicy`
-    /// ([`gavel_isolated_rates`]) and `C_m` its cumulative isolated time so far (`cumulative`,
+    /// ([`gavel_isolated_allocation`]) and `C_m` its cumulative isolated time so far (`cumulative`,
     /// kept by the caller: each recomputation adds the steps done since the previous one
     /// divided by the previous `iso_m`).
     Gavel {
@@ -308,26 +303,24 @@ impl FtfReference<'_> {
     /// The parameter's values, in the order documented.
     pub const NAMES: [&'static str; 2] = ["gavel", "arrival"];
 
-    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`; `agnostic_rates`
-    /// are the rates of the agnostic max-min allocation, which only [`FtfReference::Arrival`]
-    /// reads.
+    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`, from the rates of
+    /// the isolated allocation the iteration starts from (Gavel's `IsolatedPolicy` allocation
+    /// for [`FtfReference::Gavel`], the agnostic max-min allocation for
+    /// [`FtfReference::Arrival`]).
     pub(crate) fn isolated(
         &self,
-        throughputs: &[Vec<f64>],
-        scale_factors: &[u32],
-        capacity: &[u32],
         remaining_steps: &[f64],
         elapsed: &[f64],
-        agnostic_rates: &[f64],
+        start_rates: &[f64],
     ) -> (Vec<f64>, Vec<f64>) {
-        let (rates, before) = match self {
-            FtfReference::Gavel { cumulative, .. } => {
-                (gavel_isolated_rates(throughputs, scale_factors, capacity), cumulative.to_vec())
-            }
-            FtfReference::Arrival => (agnostic_rates.to_vec(), elapsed.to_vec()),
+        let before = match self {
+            FtfReference::Gavel { cumulative, .. } => cumulative,
+            FtfReference::Arrival => elapsed,
         };
-        let time = (0..rates.len()).map(|m| before[m] + remaining_steps[m] / rates[m].max(f64::MIN_POSITIVE)).collect();
-        (rates, time)
+        let time = (0..start_rates.len())
+            .map(|m| before[m] + remaining_steps[m] / start_rates[m].max(f64::MIN_POSITIVE))
+            .collect();
+        (start_rates.to_vec(), time)
     }
 }
 
@@ -346,13 +339,6 @@ pub fn gavel_isolated_allocation(throughputs: &[Vec<f64>], scale_factors: &[u32]
             row.iter().zip(&x).map(|(t, x)| if *t > 0.0 { x / row_sum } else { 0.0 }).collect()
         })
         .collect()
-}
-
-/// Each job's rate under Gavel's `IsolatedPolicy`, `iso_m = sum_j T[m][j] x_mj` (see
-/// [`gavel_isolated_allocation`]).
-pub fn gavel_isolated_rates(throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) -> Vec<f64> {
-    let allocation = gavel_isolated_allocation(throughputs, scale_factors, capacity);
-    throughputs.iter().zip(&allocation).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
 }
 
 /// Gavel's agnostic finish-time fairness throughputs (`FinishTimeFairnessPolicy`): every type
@@ -1199,7 +1185,7 @@ pub(crate) mod tests {
         // (2/3, 1/3); job 1 (2 GPUs): x = (1, 1/2), scaled to (2/3, 1/3); job 2 (4 GPUs):
         // x = (1/2, 1/4), already below 1.
         let throughputs = vec![vec![3.0, 6.0], vec![3.0, 0.0], vec![8.0, 4.0]];
-        let rates = gavel_isolated_rates(&throughputs, &[1, 2, 4], &[6, 3]);
+        let rates = job_rates(&throughputs, &gavel_isolated_allocation(&throughputs, &[1, 2, 4], &[6, 3]));
         let expected = [3.0 * 2.0 / 3.0 + 6.0 / 3.0, 3.0 * 2.0 / 3.0, 8.0 / 2.0 + 4.0 / 4.0];
         for (rate, expected) in rates.iter().zip(expected) {
             assert!(close(*rate, expected), "{rates:?}");

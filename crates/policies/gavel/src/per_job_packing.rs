@@ -25,7 +25,7 @@
 
 use crate::allocation::{
     AllocationInput, Dinkelbach, FtfIteration, FtfReference, JobClasses, PackedFractions, PackingInput, PairRows,
-    gavel_isolated_allocation, max_min_fairness,
+    gavel_isolated_allocation, job_rates, max_min_fairness,
 };
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::BTreeMap;
@@ -393,17 +393,8 @@ pub fn finish_time_fairness_packed(
             (isolated.fractions, Some(isolated.stats))
         }
     };
-    let jobs = base.throughputs.len();
-    let start_rates: Vec<f64> =
-        (0..jobs).map(|m| base.throughputs[m].iter().zip(&singles[m]).map(|(t, x)| t * x).sum()).collect();
-    let (isolated_rates, isolated_time) = reference.isolated(
-        &base.throughputs,
-        &base.scale_factors,
-        &base.capacity,
-        remaining_steps,
-        elapsed,
-        &start_rates,
-    );
+    let start_rates = job_rates(&base.throughputs, &singles);
+    let (isolated_rates, isolated_time) = reference.isolated(remaining_steps, elapsed, &start_rates);
     // The start's statistics: its LP's, or none solved.
     let stats = start_stats.clone().unwrap_or(SolveStats {
         backend,
