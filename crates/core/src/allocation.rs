@@ -123,6 +123,11 @@ pub struct Decision {
     /// When to call the policy again even if no job arrives or finishes; the latest decision's
     /// request replaces earlier ones, and `None` cancels them.
     pub next_tick: Option<Time>,
+    /// Jobs, running or started by this decision, that make at most this much more progress
+    /// (steps) and then hold their GPUs at rate 0 until a later decision gives them another
+    /// limit or stops them; a stop clears a job's limit. Gavel's simulator leases each job
+    /// `int(rate x round)` whole steps per round: the Gavel policies' `whole_steps`.
+    pub work_limits: Vec<(JobId, f64)>,
 }
 
 impl Decision {
@@ -166,7 +171,7 @@ impl Decision {
                 start.push(entry);
             }
         }
-        Decision { preempt, start, next_tick, reconfigure }
+        Decision { preempt, start, next_tick, reconfigure, work_limits: Vec::new() }
     }
 }
 

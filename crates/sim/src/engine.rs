@@ -81,6 +81,8 @@ struct JobState {
     /// The progress at which the perf model's current rate segment ends (`None`: it lasts
     /// until the job finishes).
     segment_until: Option<f64>,
+    /// The progress at which the job's work limit ([`Decision::work_limits`]) pauses it.
+    limit: Option<f64>,
 }
 
 /// Why a running job's rate is recomputed without a restart.
@@ -92,6 +94,8 @@ enum Rerate {
     SegmentEnded,
     /// The policy changed its batch configuration.
     Reconfigured(Option<BatchConfig>),
+    /// The policy gave it a new work limit.
+    Limited,
 }
 
 /// A policy calling for ticks with nothing running and nothing left to arrive this many times
@@ -363,9 +367,14 @@ impl Engine<'_> {
             self.arrived.clear();
             self.finished.clear();
             self.rate_changed.clear();
+            // The policy is called at every instant with an event, unless the only events were
+            // work limits' pauses, which change no allocation (a job at its limit just holds its
+            // GPUs until the policy's next call).
+            let (mut pauses, mut others) = (false, false);
             while let Some(job) = self.workload.get(self.next_arrival).filter(|job| job.arrival == now) {
                 self.admit(job)?;
                 self.next_arrival += 1;
+                others = true;
             }
             let mut tick = false;
             while let Some(Reverse(event)) = self.heap.peek().copied() {
@@ -374,19 +383,32 @@ impl Engine<'_> {
                 }
                 self.heap.pop();
                 if !self.is_live(&event) {
+                    others = true;
                     continue;
                 }
                 self.events += 1;
                 match event.kind {
-                    EventKind::Completion { job, .. } => self.complete(job)?,
-                    EventKind::RateChange { job, .. } => self.next_segment(job)?,
+                    EventKind::Completion { job, .. } => {
+                        self.complete(job)?;
+                        others = true;
+                    }
+                    EventKind::RateChange { job, .. } => {
+                        let state = &self.states[job.index()];
+                        let pause = state.limit.is_some() && state.segment_until == state.limit;
+                        self.next_segment(job)?;
+                        pauses |= pause;
+                        others |= !pause;
+                    }
                     EventKind::Tick { .. } => {
                         tick = true;
                         self.pending_tick = None;
+                        others = true;
                     }
                 }
             }
-            self.decide(tick)?;
+            if others || !pauses {
+                self.decide(tick)?;
+            }
         }
     }
 
@@ -461,6 +483,7 @@ impl Engine<'_> {
         self.jobs.sync_state(job);
         let state = &mut self.states[job.index()];
         state.epoch += 1;
+        state.limit = None;
         for &(node, gpus) in &allocation.parts {
             let gpu_type = self.cluster.spec().node(node).gpu_type;
             state.gpu_seconds[gpu_type.index()] += f64::from(gpus) * (now - since);
@@ -517,17 +540,38 @@ impl Engine<'_> {
                 (self.states[job.index()].segment_until.expect("a rate change ends a segment"), allocation.batch)
             }
             Rerate::Reconfigured(batch) => (view.progress(self.now), batch),
+            Rerate::Limited => (view.progress(self.now), allocation.batch),
         };
         let spec = self.cluster.spec_arc().clone();
         let typed: Vec<(&str, u32)> =
             allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
-        let placement = Placement { parts: &typed, batch, ps: allocation.ps_count() };
-        let segment = self.segment(job, &placement, progress)?;
+        // A pair sharing GPUs runs at its co-located rate until the partner leaves.
+        let partner = allocation.colocated_with.filter(|_| !matches!(why, Rerate::PartnerLeft));
+        let segment = match partner {
+            Some(partner) => RateSegment {
+                rate: self
+                    .perf
+                    .colocated_rate(
+                        &self.workload[job.index()],
+                        &self.workload[partner.index()],
+                        typed[0].0,
+                        allocation.gpus(),
+                    )
+                    .map_err(|source| self.perf_failure(job, source))?,
+                until: None,
+            },
+            None => {
+                let placement = Placement { parts: &typed, batch, ps: allocation.ps_count() };
+                self.segment(job, &placement, progress)?
+            }
+        };
+        let segment = self.limited(job, progress, segment);
         self.bank_copies(job, Some(segment.rate));
         let view = self.jobs.get_mut(job).expect("checked above");
         match why {
             Rerate::PartnerLeft => view.record_rate_change(self.now, segment.rate),
             Rerate::SegmentEnded => view.record_segment(self.now, progress, segment.rate),
+            Rerate::Limited => view.record_segment(self.now, view.progress(self.now), segment.rate),
             Rerate::Reconfigured(batch) => view.record_reconfiguration(self.now, batch, segment.rate),
         }
         let state = &mut self.states[job.index()];
@@ -562,6 +606,18 @@ impl Engine<'_> {
             });
         }
         Ok(segment)
+    }
+
+    /// `segment` cut at `job`'s work limit: the job runs until its progress reaches the limit
+    /// and holds its GPUs at rate 0 from there.
+    fn limited(&self, job: JobId, progress: f64, segment: RateSegment) -> RateSegment {
+        match self.states[job.index()].limit {
+            Some(limit) if progress >= limit => RateSegment { rate: 0.0, until: None },
+            Some(limit) => {
+                RateSegment { until: Some(segment.until.map_or(limit, |until| until.min(limit))), ..segment }
+            }
+            None => segment,
+        }
     }
 
     /// Schedules the running job's next progress event in its current epoch: the end of its
@@ -738,26 +794,32 @@ impl Engine<'_> {
         Err(SimError::Stalled { policy: self.policy_name.clone(), time: now, message })
     }
 
-    /// Appends a sample for each traced job whose GPUs, nodes or batch changed at this instant
-    /// (replacing a sample taken earlier at the same instant).
+    /// Appends a sample for each traced job whose GPUs, nodes, GPU types or batch changed at
+    /// this instant (replacing a sample taken earlier at the same instant).
     fn record_traced(&mut self) {
         let now = self.now.secs();
+        let spec = self.cluster.spec();
         for timeline in &mut self.traced {
             let job = JobId(timeline.job);
-            let (gpus, nodes, batch, ps) = match self.jobs.get(job) {
+            let idle = AllocationSample { time: now, gpus: 0, nodes: 0, batch: None, ps: 0, type_mask: 0 };
+            let sample = match self.jobs.get(job) {
                 Some(view) => match view.allocation.as_ref() {
                     Some(allocation) => {
                         let gpus = allocation.gpus();
                         let batch = allocation.batch.map(|batch| batch.local_batch * batch.accumulation_steps * gpus);
-                        (gpus, allocation.parts.len() as u32, batch, allocation.ps_count())
+                        let type_mask = allocation
+                            .parts
+                            .iter()
+                            .fold(0u64, |mask, &(node, _)| mask | 1u64 << spec.node(node).gpu_type.index().min(63));
+                        let nodes = allocation.parts.len() as u32;
+                        AllocationSample { gpus, nodes, batch, ps: allocation.ps_count(), type_mask, ..idle }
                     }
-                    None => (0, 0, None, 0),
+                    None => idle,
                 },
-                None if self.states[job.index()].finish.is_some() => (0, 0, None, 0),
+                None if self.states[job.index()].finish.is_some() => idle,
                 None => continue, // not arrived yet
             };
-            let unchanged =
-                |last: &AllocationSample| (last.gpus, last.nodes, last.batch, last.ps) == (gpus, nodes, batch, ps);
+            let unchanged = |last: &AllocationSample| AllocationSample { time: now, ..*last } == sample;
             if timeline.samples.last().is_some_and(unchanged) {
                 continue;
             }
@@ -765,7 +827,7 @@ impl Engine<'_> {
                 timeline.samples.pop();
             }
             if !timeline.samples.last().is_some_and(unchanged) {
-                timeline.samples.push(AllocationSample { time: now, gpus, nodes, batch, ps });
+                timeline.samples.push(sample);
             }
         }
     }
@@ -780,7 +842,7 @@ impl Engine<'_> {
     }
 
     fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
-        let Decision { preempt, start, next_tick, reconfigure } = decision;
+        let Decision { preempt, start, next_tick, reconfigure, work_limits } = decision;
         let mut preempt_sorted = preempt.clone();
         preempt_sorted.sort_unstable();
         if let Some(pair) = preempt_sorted.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -827,7 +889,21 @@ impl Engine<'_> {
                 self.stop(job, true)?;
             }
         }
+        let mut limited: Vec<JobId> = work_limits.iter().map(|entry| entry.0).collect();
+        limited.sort_unstable();
+        if let Some(pair) = limited.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(self.invalid(pair[0], None, "given two work limits in one decision".to_string()));
+        }
+        if let Some(&(job, steps)) = work_limits.iter().find(|(_, steps)| !(steps.is_finite() && *steps >= 0.0)) {
+            return Err(self.invalid(
+                job,
+                None,
+                format!("given a work limit of {steps} steps; expected a finite number >= 0"),
+            ));
+        }
+        let limit_of = |job: JobId| work_limits.iter().find(|entry| entry.0 == job).map(|entry| entry.1);
         let mut shared: Vec<(JobId, JobId)> = Vec::new();
+        let mut started: Vec<JobId> = Vec::new();
         for (job, allocation) in start {
             if unchanged.contains(&job) {
                 continue;
@@ -835,7 +911,33 @@ impl Engine<'_> {
             if let Some(partner) = allocation.colocated_with {
                 shared.push((job, partner));
             }
+            if let Some(steps) = limit_of(job) {
+                if allocation.forked {
+                    return Err(self.invalid(job, None, "given a work limit on a forked allocation".to_string()));
+                }
+                let progress = self.jobs.get(job).map_or(0.0, |view| view.progress(self.now));
+                self.states[job.index()].limit = Some(progress + steps);
+                started.push(job);
+            }
             self.start(job, allocation)?;
+        }
+        for &(job, steps) in &work_limits {
+            if started.contains(&job) {
+                continue;
+            }
+            let Some(view) = self.jobs.get(job).filter(|view| view.is_running()) else {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "given a work limit, but it is neither running nor started".to_string(),
+                ));
+            };
+            if view.allocation.as_ref().is_some_and(|allocation| allocation.forked) {
+                return Err(self.invalid(job, None, "given a work limit on a forked allocation".to_string()));
+            }
+            let progress = view.progress(self.now);
+            self.states[job.index()].limit = Some(progress + steps);
+            self.rerate(job, Rerate::Limited)?;
         }
         for (job, partner) in shared {
             let parts = self.jobs.get(job).and_then(|view| view.allocation.as_ref()).map(|own| &own.parts);
@@ -1055,6 +1157,15 @@ impl Engine<'_> {
                 message: format!("{} gave {job} a rate of {rate} steps/s", self.perf.describe()),
             });
         }
+        // A work limit (never on a forked allocation) cuts the one copy's segment.
+        let rate = if allocation.forked {
+            rate
+        } else {
+            let limited = self.limited(job, progress, RateSegment { rate, until: segment_until });
+            segment_until = limited.until;
+            copy_rates[0] = limited.rate;
+            limited.rate
+        };
         let pays_overhead = view.first_start.is_some() || self.config.overhead_on_first_start;
         let overhead = spec_job.restart_overhead.unwrap_or(self.config.restart_overhead);
         let productive_from = if pays_overhead { self.now + overhead } else { self.now };

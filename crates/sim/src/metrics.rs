@@ -19,9 +19,18 @@ pub struct AllocationSample {
     /// Parameter servers held (DL2); absent from stored runs when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ps: u32,
+    /// The GPU types held, as bits: bit j is the cluster's j-th type (the order of the run
+    /// manifest's `gpu_types`; types from the 64th on share bit 63); absent from stored runs when 0
+    /// (no GPUs).
+    #[serde(default, skip_serializing_if = "is_zero_mask")]
+    pub type_mask: u64,
 }
 
 fn is_zero(value: &u32) -> bool {
+    *value == 0
+}
+
+fn is_zero_mask(value: &u64) -> bool {
     *value == 0
 }
 

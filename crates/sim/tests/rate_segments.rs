@@ -280,7 +280,8 @@ fn a_batch_change_mid_run_keeps_progress_and_counts_no_restart() {
     assert_eq!(result.jobs[0].jct, Some(42.5));
     assert_eq!((result.jobs[0].restarts, result.jobs[0].reconfigurations), (0, 1));
     // The traced timeline: batch 32 on one GPU from 0 s, 64 from 10 s, nothing from 42.5 s.
-    let sample = |time, gpus, nodes, batch| AllocationSample { time, gpus, nodes, batch, ps: 0 };
+    let sample =
+        |time, gpus, nodes, batch| AllocationSample { time, gpus, nodes, batch, ps: 0, type_mask: u64::from(gpus > 0) };
     assert_eq!(
         result.allocations,
         vec![JobTimeline {
@@ -305,4 +306,43 @@ fn reconfiguring_a_job_that_does_not_run_or_is_also_preempted_is_refused() {
     let error =
         run(cluster("g=1", 1), &one_job(10.0), &halving(), &mut Scripted(vec![start(0), both]), &config()).unwrap_err();
     assert!(error.to_string().contains("reconfigured and preempted in one decision"), "{error}");
+}
+
+#[test]
+fn a_work_limit_pauses_the_job_on_its_gpus_until_the_next_decision_gives_another() {
+    // 100 steps at 2 steps/s for the first 50, then 1 step/s (`halving`). t=0: start with a limit
+    // of 30 steps and a tick at 50: 30 steps by 15 s, then the job holds its GPU at rate 0 and
+    // the policy is not called at the pause. t=50: 30 more: 20 at 2/s (10 s; the rate change at
+    // 60 s calls the policy, which keeps its tick) and 10 at 1/s (10 s), paused at 70. t=100: a
+    // limit of 60 covers the 40 steps left: done at 140 s.
+    let limit = |steps: f64, tick: Option<f64>| Decision {
+        work_limits: vec![(JobId(0), steps)],
+        next_tick: tick.map(Time::from_secs),
+        ..Decision::none()
+    };
+    let first = Decision { next_tick: Some(Time::from_secs(50.0)), ..limit(30.0, None) };
+    let first = Decision { start: start(0).start, ..first };
+    let keep_tick = Decision { next_tick: Some(Time::from_secs(100.0)), ..Decision::none() };
+    let decisions = vec![first, limit(30.0, Some(100.0)), keep_tick, limit(60.0, None)];
+    let config = SimConfig { trace_jobs: vec![0], ..config() };
+    let result = run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut Scripted(decisions), &config).unwrap();
+    assert_eq!(result.jobs[0].jct, Some(140.0));
+    assert_eq!((result.jobs[0].restarts, result.jobs[0].gpu_seconds.clone()), (0, vec![140.0]));
+    // Called at the arrival, the two ticks, the rate change and the completion, not at the pauses.
+    assert_eq!(result.metrics.decisions, 5);
+    let held: Vec<(f64, u32)> = result.allocations[0].samples.iter().map(|sample| (sample.time, sample.gpus)).collect();
+    assert_eq!(held, vec![(0.0, 1), (140.0, 0)]);
+}
+
+#[test]
+fn a_work_limit_on_a_job_that_does_not_run_is_refused() {
+    let decision = Decision { work_limits: vec![(JobId(0), 10.0)], ..Decision::none() };
+    let error =
+        run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut Scripted(vec![decision]), &config()).unwrap_err();
+    let text = error.to_string();
+    assert!(text.contains("work limit") && text.contains("neither running nor started"), "{text}");
+    let negative = Decision { work_limits: vec![(JobId(0), -1.0)], ..start(0) };
+    let error =
+        run(cluster("g=1", 1), &one_job(100.0), &halving(), &mut Scripted(vec![negative]), &config()).unwrap_err();
+    assert!(error.to_string().contains("expected a finite number >= 0"), "{error}");
 }

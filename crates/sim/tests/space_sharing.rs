@@ -72,6 +72,29 @@ fn preempting_one_of_a_pair_leaves_the_other_running_alone() {
     assert_eq!((result.jobs[0].restarts, result.jobs[1].restarts), (1, 0));
 }
 
+#[test]
+fn work_limits_pause_a_pair_on_its_shared_gpu_at_colocated_rates() {
+    // t=0: A may do 120 steps (20 s at 6/s), B 30 (10 s at 3/s); both then hold the GPU at rate
+    // 0. t=50: 60 more each (A 10 s, B 20 s), still at co-located rates. t=100: A (180 done)
+    // needs 420 steps, 70 s at 6/s: done at 170. B has 90 + 210 = 300 by then and 300 left
+    // alone at 4/s: 75 s, done at 245, on the GPU the pair held once.
+    let limits = |a: f64, b: f64, tick: Option<f64>| Decision {
+        work_limits: vec![(JobId(0), a), (JobId(1), b)],
+        next_tick: tick.map(Time::from_secs),
+        ..Decision::none()
+    };
+    let first = Decision { start: pair().start, ..limits(120.0, 30.0, Some(50.0)) };
+    let decisions = vec![first, limits(60.0, 60.0, Some(100.0)), limits(1000.0, 1000.0, None)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let result = run(cluster("v100=1", 1), &jobs(), &table(), &mut Scripted(decisions), &config).unwrap();
+    let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
+    assert_eq!(jcts, vec![170.0, 245.0]);
+    assert_eq!((result.jobs[0].restarts, result.jobs[1].restarts), (0, 0));
+    assert_eq!(result.jobs[1].gpu_seconds, vec![245.0]);
+    // Called at the arrival, the two ticks and the two completions, never at a pause.
+    assert_eq!(result.metrics.decisions, 5);
+}
+
 fn refuse(decision: Decision, perf: &dyn schedlab_cluster::PerfModel) -> String {
     let err =
         run(cluster("v100=2", 1), &jobs(), perf, &mut Scripted(vec![decision]), &SimConfig::default()).unwrap_err();

@@ -152,6 +152,9 @@ pub struct Gavel {
     /// Gavel's quirk: a round lasts until its last job has run its whole steps for the round
     /// (`floor(rate x round)`), and ends when every job running in it has finished.
     short_rounds: bool,
+    /// Gavel's quirk: each job runs `floor(rate x round)` whole steps per round, then holds its
+    /// GPUs idle until the round ends.
+    whole_steps: bool,
     /// Gavel's quirk: fill rounds type by type in this order (names), not all pairs together.
     type_order: Vec<String>,
     /// With `type_order=shuffle`: the seeded order of types, shuffled every round (Gavel shuffles
@@ -195,13 +198,15 @@ impl Gavel {
     /// Gavel, selects a job that arrived since the allocation was computed in rounds, taking
     /// its GPUs, but starts it only after the next recomputation). Every kind takes
     /// `recompute_at_rounds` (`false`; `true`, as Gavel, recomputes a stale allocation only when
-    /// a round starts) and `short_rounds` (`false`; `true`, as Gavel, ends a round when its
-    /// last job has run `floor(rate x round)` steps, or when every job in it has finished).
+    /// a round starts), `short_rounds` (`false`; `true`, as Gavel, ends a round when its
+    /// last job has run `floor(rate x round)` steps, or when every job in it has finished) and
+    /// `whole_steps` (`false`; `true`, as Gavel, runs each job of a round `floor(rate x round)`
+    /// steps and then idles it on its GPUs until the round ends).
     /// `mode=gavel` (default `schedlab`) makes
     /// every one of these defaults Gavel's simulator's: `type_order` `v100/p100/k80` for aware
     /// kinds and `shuffle` (with `shuffle_rng=python`) for agnostic ones, `idle_until_round=true`, `min_interval=1920`,
     /// `reset_credit` half a round, `tie_break=deficit`, `fill_unallocated=true`,
-    /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true`, for Gandiva
+    /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true`, `whole_steps=true`, for Gandiva
     /// `pairing=blind`, and for the aware max-min and finish-time fairness LPs without space
     /// sharing `backend=clarabel` (an interior point, as Gavel's ECOS; every other LP keeps
     /// microlp). LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`). Gandiva
@@ -252,6 +257,7 @@ impl Gavel {
         let new_jobs_wait = fill_unallocated && reader.bool("new_jobs_wait", gavel_mode)?;
         let recompute_at_rounds = reader.bool("recompute_at_rounds", gavel_mode)?;
         let short_rounds = reader.bool("short_rounds", gavel_mode)?;
+        let whole_steps = reader.bool("whole_steps", gavel_mode)?;
         let backend: Backend = if !objective.solves_lps() {
             Backend::default()
         } else {
@@ -294,6 +300,7 @@ impl Gavel {
             new_jobs_wait,
             recompute_at_rounds,
             short_rounds,
+            whole_steps,
             type_order,
             type_shuffler,
             backend,
@@ -636,7 +643,8 @@ impl Gavel {
                 desired.extend(Self::assign(combo, allocation));
             }
         }
-        Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next())
+        let work_limits = if self.whole_steps { self.whole_step_limits(context, &desired) } else { Vec::new() };
+        Decision { work_limits, ..Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next()) }
     }
 
     /// Whether `combo` arrived since the allocation was computed and waits for the next one
@@ -645,35 +653,62 @@ impl Gavel {
         self.accounts.get(&combo).is_some_and(|account| account.held)
     }
 
+    /// Each job's rate (steps/s) when `combo` runs on `gpu_type`, alone or co-located in a
+    /// pair; `None` where the throughput table has none.
+    fn combo_rates(&self, context: &Context<'_>, combo: Combo, gpu_type: usize) -> Option<Vec<(JobId, f64)>> {
+        let name = &context.cluster.spec().gpu_types()[gpu_type];
+        let job = |id: JobId| context.jobs.get(id).expect("active");
+        match combo {
+            Combo::Single(id) => {
+                let single = job(id);
+                self.table.isolated(&single.job_type, single.gpus, name).map(|rate| vec![(id, rate)])
+            }
+            Combo::Pair(a, b) => {
+                let (first, second) = (job(a), job(b));
+                self.table
+                    .colocated((&first.job_type, first.gpus), (&second.job_type, second.gpus), name)
+                    .map(|(rate_a, rate_b)| vec![(a, rate_a), (b, rate_b)])
+            }
+        }
+    }
+
     /// When a round of `chosen` ends in Gavel's simulator (`_get_job_steps_and_finish_times`):
     /// every job runs `floor(rate x round)` whole steps, at its rate on the chosen type (alone,
     /// or co-located in a pair), so the round lasts the longest `floor(rate x round) / rate`.
     fn round_end(&self, context: &Context<'_>, chosen: &[(Combo, usize)]) -> Time {
         let round = self.clock.length();
-        let names = context.cluster.spec().gpu_types();
         let whole = |rate: f64| if rate > 0.0 { (rate * round).floor() / rate } else { 0.0 };
         let mut length: f64 = 0.0;
         for &(combo, gpu_type) in chosen {
             if self.is_held(combo) {
                 continue;
             }
-            let name = &names[gpu_type];
-            let job = |id: JobId| context.jobs.get(id).expect("active");
-            let combo_length = match combo {
-                Combo::Single(id) => {
-                    let job = job(id);
-                    self.table.isolated(&job.job_type, job.gpus, name).map_or(round, whole)
-                }
-                Combo::Pair(a, b) => {
-                    let (a, b) = (job(a), job(b));
-                    self.table
-                        .colocated((&a.job_type, a.gpus), (&b.job_type, b.gpus), name)
-                        .map_or(round, |(rate_a, rate_b)| whole(rate_a).max(whole(rate_b)))
-                }
-            };
+            let combo_length = self
+                .combo_rates(context, combo, gpu_type)
+                .map_or(round, |rates| rates.iter().map(|&(_, rate)| whole(rate)).fold(0.0, f64::max));
             length = length.max(combo_length);
         }
         context.now + if length > 0.0 { length } else { round }
+    }
+
+    /// Gavel's lease of a round (`_get_num_steps`): `floor(rate x round)` steps for each job of
+    /// `desired` at its rate there, alone or co-located.
+    fn whole_step_limits(&self, context: &Context<'_>, desired: &[(JobId, Allocation)]) -> Vec<(JobId, f64)> {
+        let round = self.clock.length();
+        let spec = context.cluster.spec();
+        desired
+            .iter()
+            .filter_map(|(job, allocation)| {
+                let gpu_type = spec.node(allocation.parts[0].0).gpu_type.index();
+                let combo = match allocation.colocated_with {
+                    Some(partner) => Combo::Pair((*job).min(partner), (*job).max(partner)),
+                    None => Combo::Single(*job),
+                };
+                let rates = self.combo_rates(context, combo, gpu_type)?;
+                let rate = rates.iter().find(|(id, _)| id == job)?.1;
+                Some((*job, (rate * round).floor()))
+            })
+            .collect()
     }
 
     /// Between rounds: start combinations whose jobs all wait on free GPUs in priority order,

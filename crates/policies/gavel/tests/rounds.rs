@@ -50,10 +50,16 @@ fn jobs_alternate_types_as_their_allocation_says() {
     let jobs =
         vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 3960.0), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 1000.0)];
     let mut gavel = policy(&path, true);
-    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let config = SimConfig { check_invariants: true, trace_jobs: vec![0], ..SimConfig::default() };
+    let types = cluster.gpu_types().to_vec();
     let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
     let jcts: Vec<f64> = result.jobs.iter().map(|job| job.jct.unwrap()).collect();
     assert_eq!(jcts, vec![720.0, 680.0]);
+    // A's timeline records the swap: one GPU throughout, on the v100 and then on the k80.
+    let bit = |name: &str| 1u64 << types.iter().position(|known| known == name).unwrap();
+    let held: Vec<(f64, u32, u64)> =
+        result.allocations[0].samples.iter().map(|sample| (sample.time, sample.gpus, sample.type_mask)).collect();
+    assert_eq!(held, vec![(0.0, 1, bit("v100")), (360.0, 1, bit("k80")), (720.0, 0, 0)]);
     assert_eq!(result.jobs[0].restarts, 1);
     assert_eq!(result.jobs[0].gpu_seconds, vec![360.0, 360.0]);
     assert_eq!(result.jobs[1].gpu_seconds, vec![320.0, 360.0]);
@@ -525,6 +531,30 @@ fn a_job_arriving_between_recomputations_starts_with_no_deficit_as_in_gavel() {
 }
 
 #[test]
+fn gavels_rounds_lease_whole_steps_and_idle_the_rest_of_the_round() {
+    // Two v100s; A runs 1.001 steps/s, B 1.0, one GPU each every round (mode=gavel). B's
+    // 360 whole steps take 360 s, so rounds start at 0, 360 and 720 s. A's lease is
+    // floor(1.001 x 360) = 360 steps, done at 359.64 s; it then idles until the round ends. With
+    // 720.5 steps A needs a third round: 720 + 0.5 / 1.001 s. Without the lease A would run on
+    // through each round and end at 720.5 / 1.001 = 719.78 s, in the second.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-whole-steps.json", std::process::id()));
+    std::fs::write(&path, r#"{"v100": {"('A', 1)": {"null": 1.001}, "('B', 1)": {"null": 1.0}}}"#).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs =
+        vec![JobSpec::new(JobId(0), Time::ZERO, 1, "A", 720.5), JobSpec::new(JobId(1), Time::ZERO, 1, "B", 2000.0)];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    for (whole_steps, expected) in [(true, 720.0 + 0.5 / 1.001), (false, 720.5 / 1.001)] {
+        let name = format!("gavel-las[mode=gavel,whole_steps={whole_steps},throughputs={}]", path.display());
+        let mut gavel = build(&name, GavelKind::MaxMinFairness, true);
+        let cluster = Arc::new(CompactCluster::parse("v100=2", 1).unwrap().build().unwrap());
+        let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+        let jct = result.jobs[0].jct.unwrap();
+        assert!((jct - expected).abs() < 1e-6, "whole_steps={whole_steps}: {jct}, expected {expected}");
+        assert_eq!(result.jobs[0].restarts, 0, "A keeps its GPU: a lease extension, not a restart");
+    }
+}
+
+#[test]
 fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
     let path = packing_table("mode");
     let (table, _) = ThroughputTable::load(&path).unwrap();
@@ -541,7 +571,7 @@ fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
         run(cluster, &jobs, &table, &mut gavel, &config).unwrap().jobs.iter().map(|job| job.jct.unwrap()).collect()
     };
     let explicit = "idle_until_round=true,min_interval=1920,reset_credit=180,tie_break=deficit,fill_unallocated=true,\
-                    new_jobs_wait=true,recompute_at_rounds=true,short_rounds=true";
+                    new_jobs_wait=true,recompute_at_rounds=true,short_rounds=true,whole_steps=true";
     // Only the aware max-min (and finish-time) fairness LP solves with Clarabel in mode=gavel.
     for (name, kind, aware, order, backend) in [
         ("gavel-las", GavelKind::MaxMinFairness, true, "v100/p100/k80", "clarabel"),
