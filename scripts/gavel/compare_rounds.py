@@ -7,8 +7,8 @@ e.g. `... gavel target/release/schedlab multi.trace max_min_fairness_perf "gavel
 Same set-up as `replay.py` (36 V100, 36 P100, 36 K80, one GPU per server, seed 0, 360-s rounds).
 Gavel's side: its driver runs unchanged in a child process, with `Scheduler._schedule_jobs_on_workers`
 wrapped from outside to log every round's start time and the jobs it runs, their GPU type and GPU
-count (`OUT_DIR/gavel_rounds.txt`). schedlab's side: the run traces every job's allocation (one
-`job_timeline` plot per job; each sample has the GPU types held). For each of Gavel's rounds the
+count, a pair sharing GPUs as both its jobs (`OUT_DIR/gavel_rounds.txt`). schedlab's side: the run
+traces every job's allocation (one `job_timeline` plot per job; each sample has the GPU types held). For each of Gavel's rounds the
 script takes schedlab's allocations 1 s after the round's start and prints the first SHOWN (default
 5) rounds where the two differ, then how many rounds agree. A first difference with the same jobs on
 other types points at the allocation (the LP); other jobs, at the round mechanism.
@@ -34,7 +34,7 @@ def logged(self):
     entries = []
     for job_id, workers in assignments.items():
         worker_type = self._worker_id_to_worker_type_mapping[workers[0]]
-        entries.append("%s:%s:%d" % (job_id, worker_type, len(workers)))
+        entries.append("%s:%s:%d" % (str(job_id).replace(" ", ""), worker_type, len(workers)))
     log.write("%.6f %s\n" % (self.get_current_timestamp(), " ".join(entries)))
     return assignments
 scheduler.Scheduler._schedule_jobs_on_workers = logged
@@ -57,9 +57,10 @@ def gavel_rounds(gavel, trace, policy, out):
             fields = line.split()
             entries = set()
             for entry in fields[1:]:
-                # Pairs (space sharing) print as "(a, b)"; this script compares single jobs.
-                job, gpu_type, gpus = entry.rsplit(":", 2)
-                entries.add((job, gpu_type, int(gpus)))
+                # A pair sharing GPUs (space sharing) logs as "(a,b)": each of its jobs holds them.
+                jobs, gpu_type, gpus = entry.rsplit(":", 2)
+                for job in jobs.strip("()").split(","):
+                    entries.add((job, gpu_type, int(gpus)))
             rounds.append((float(fields[0]), entries))
     return rounds
 
