@@ -21,6 +21,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from replay import replay_spec  # noqa: E402  (the same spec as replay.py's)
+
 GAVEL_LOGGER = r'''
 import os, runpy, sys
 scheduler_dir, log_path, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -72,19 +75,7 @@ def schedlab_timelines(binary, data, trace, policy, out):
     plots = "\n".join("  - {job_timeline: {job: %d}}" % job for job in range(jobs))
     spec = os.path.join(out, "rounds.yaml")
     with open(spec, "w") as f:
-        f.write(f"""name: rounds
-workload:
-  trace: {{format: gavel, path: {os.path.abspath(trace)}}}
-  model: from-trace
-cluster:
-  compact: {{gpus: {{v100: 36, p100: 36, k80: 36}}, gpus_per_node: 1}}
-perf:
-  throughputs: {{path: gavel/simulation_throughputs.json, reference: v100}}
-policies: ["{policy}"]
-seeds: [0]
-plots:
-{plots}
-""")
+        f.write(replay_spec("rounds", trace, policy, f"plots:\n{plots}\n"))
     results = os.path.join(out, "results")
     env = dict(os.environ, SCHEDLAB_DATA=data)
     subprocess.run([binary, "run", spec, "--quiet", "--force", "--results", results], check=True, env=env)

@@ -36,10 +36,9 @@ def gavel_jcts(gavel, trace, policy):
     return jcts
 
 
-def schedlab_jcts(binary, data, trace, policy, out):
-    spec = os.path.join(out, "replay.yaml")
-    with open(spec, "w") as f:
-        f.write(f"""name: replay
+def replay_spec(name, trace, policy, extra=""):
+    """The schedlab spec that replays `trace` with `policy` on Gavel's simulated cluster."""
+    return f"""name: {name}
 workload:
   trace: {{format: gavel, path: {os.path.abspath(trace)}}}
   model: from-trace
@@ -49,7 +48,13 @@ perf:
   throughputs: {{path: gavel/simulation_throughputs.json, reference: v100}}
 policies: ["{policy}"]
 seeds: [0]
-""")
+{extra}"""
+
+
+def schedlab_jcts(binary, data, trace, policy, out):
+    spec = os.path.join(out, "replay.yaml")
+    with open(spec, "w") as f:
+        f.write(replay_spec("replay", trace, policy))
     results = os.path.join(out, "results")
     env = dict(os.environ, SCHEDLAB_DATA=data)
     subprocess.run([binary, "run", spec, "--quiet", "--results", results], check=True, env=env)
