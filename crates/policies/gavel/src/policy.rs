@@ -853,6 +853,7 @@ mod tests {
             let policy = Gavel::from_params(&text.parse().unwrap(), kind, aware, &env).unwrap();
             assert_eq!(policy.backend, expected, "{name}");
         }
+        std::fs::remove_file(&path).unwrap();
     }
 
     fn account(allocation: [f64; 2], usable: [bool; 2], deficit: [f64; 2]) -> JobAccount {
