@@ -28,13 +28,13 @@ pub struct TimeFractions {
     pub stats: SolveStats,
 }
 
-/// Returns the throughputs a policy optimises with: the measured ones (aware), or 1 for every
-/// usable type (Gavel's agnostic twins, which replace every throughput by 1.0).
 /// Each job's rate under an allocation: `rate_m = sum_j T[m][j] X[m][j]`.
 pub(crate) fn job_rates(throughputs: &[Vec<f64>], fractions: &[Vec<f64>]) -> Vec<f64> {
     throughputs.iter().zip(fractions).map(|(row, x)| row.iter().zip(x).map(|(t, x)| t * x).sum()).collect()
 }
 
+/// Returns the throughputs a policy optimises with: the measured ones (aware), or 1 for every
+/// usable type (Gavel's agnostic twins, which replace every throughput by 1.0).
 fn effective_throughputs(input: &AllocationInput, heterogeneity_aware: bool) -> Vec<Vec<f64>> {
     if heterogeneity_aware {
         input.throughputs.clone()
@@ -261,7 +261,7 @@ pub fn finish_time_fairness(
         }
     };
     let start_rates = job_rates(&throughputs, &start);
-    let (isolated_rates, isolated_time) = reference.isolated(remaining_steps, elapsed, &start_rates);
+    let isolated_time = reference.isolated_time(remaining_steps, elapsed, &start_rates);
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
     let dinkelbach =
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
@@ -275,7 +275,7 @@ pub fn finish_time_fairness(
     if !heterogeneity_aware {
         spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
     }
-    Ok(FinishTimeFairness { fractions: best, rho, solves, isolated_rates })
+    Ok(FinishTimeFairness { fractions: best, rho, solves, isolated_rates: start_rates })
 }
 
 /// What finish-time fairness compares a job's finish time with: `D_m`, the job's finish time
@@ -303,24 +303,16 @@ impl FtfReference<'_> {
     /// The parameter's values, in the order documented.
     pub const NAMES: [&'static str; 2] = ["gavel", "arrival"];
 
-    /// Each job's isolated rate `iso_m` and finish time in isolation `D_m`, from the rates of
-    /// the isolated allocation the iteration starts from (Gavel's `IsolatedPolicy` allocation
-    /// for [`FtfReference::Gavel`], the agnostic max-min allocation for
+    /// Each job's finish time in isolation `D_m`, from its isolated rate `iso_m`: its rate
+    /// under the isolated allocation the iteration starts from (Gavel's `IsolatedPolicy`
+    /// allocation for [`FtfReference::Gavel`], the agnostic max-min allocation for
     /// [`FtfReference::Arrival`]).
-    pub(crate) fn isolated(
-        &self,
-        remaining_steps: &[f64],
-        elapsed: &[f64],
-        start_rates: &[f64],
-    ) -> (Vec<f64>, Vec<f64>) {
+    pub(crate) fn isolated_time(&self, remaining_steps: &[f64], elapsed: &[f64], start_rates: &[f64]) -> Vec<f64> {
         let before = match self {
             FtfReference::Gavel { cumulative, .. } => cumulative,
             FtfReference::Arrival => elapsed,
         };
-        let time = (0..start_rates.len())
-            .map(|m| before[m] + remaining_steps[m] / start_rates[m].max(f64::MIN_POSITIVE))
-            .collect();
-        (start_rates.to_vec(), time)
+        (0..start_rates.len()).map(|m| before[m] + remaining_steps[m] / start_rates[m].max(f64::MIN_POSITIVE)).collect()
     }
 }
 

@@ -394,7 +394,7 @@ pub fn finish_time_fairness_packed(
         }
     };
     let start_rates = job_rates(&base.throughputs, &singles);
-    let (isolated_rates, isolated_time) = reference.isolated(remaining_steps, elapsed, &start_rates);
+    let isolated_time = reference.isolated_time(remaining_steps, elapsed, &start_rates);
     // The start's statistics: its LP's, or none solved.
     let stats = start_stats.clone().unwrap_or(SolveStats {
         backend,
@@ -414,7 +414,8 @@ pub fn finish_time_fairness_packed(
             let stats = solved.fractions.stats.clone();
             Ok((solved.fractions, t, stats, solved.rates))
         })?;
-    Ok(PackedFinishTimeFairness { fractions: PackedFractions { objective: rho, ..best }, rho, solves, isolated_rates })
+    let fractions = PackedFractions { objective: rho, ..best };
+    Ok(PackedFinishTimeFairness { fractions, rho, solves, isolated_rates: start_rates })
 }
 
 #[cfg(test)]
