@@ -173,6 +173,10 @@ pub struct Gavel {
     computed_at: Option<Time>,
     stale: bool,
     last_call: Option<Time>,
+    /// With `whole_steps`: when each combination chosen at the last round runs out of its
+    /// round's steps (`round start + floor(rate x round) / rate`, the latest of a pair's two),
+    /// after which it holds its GPUs idle and, as in Gavel, is credited no more time.
+    busy_until: BTreeMap<Combo, Time>,
     /// What the LP solver did so far, for the run's manifest.
     solver: SolverStats,
 }
@@ -313,6 +317,7 @@ impl Gavel {
             computed_at: None,
             stale: true,
             last_call: None,
+            busy_until: BTreeMap::new(),
             solver: SolverStats::default(),
         }))
     }
@@ -364,6 +369,9 @@ impl Gavel {
 
     /// Books the time running jobs ran since the last call, per type: a sharing pair runs once,
     /// as the pair; a gang's time counts once, whatever its size (Gavel's `_job_time_so_far`).
+    /// With `whole_steps`, a combination idle on its GPUs after its round's steps is credited
+    /// only until it ran out of them, as Gavel credits each job its execution time
+    /// (`finish_time - current_round_start_time` in `simulate`).
     fn account(&mut self, context: &Context<'_>) {
         let types = context.cluster.spec().gpu_types().len();
         if self.given.len() != types {
@@ -379,9 +387,13 @@ impl Gavel {
                     None => Combo::Single(job.id),
                 };
                 let gpu_type = context.cluster.spec().node(allocation.parts[0].0).gpu_type.index();
-                self.given[gpu_type] += elapsed;
+                let ran = match self.busy_until.get(&combo) {
+                    Some(&end) if end < context.now => (end - last).max(0.0),
+                    _ => elapsed,
+                };
+                self.given[gpu_type] += ran;
                 if let Some(account) = self.accounts.get_mut(&combo) {
-                    account.received[gpu_type] += elapsed;
+                    account.received[gpu_type] += ran;
                 }
             }
         }
@@ -480,7 +492,8 @@ impl Gavel {
                     .map(|j| {
                         let should = old.allocation.get(j).copied().unwrap_or(0.0) * elapsed;
                         let ran = old.received.get(j).copied().unwrap_or(0.0) - credit;
-                        old.deficit.get(j).copied().unwrap_or(0.0) + should - ran
+                        // Gavel's association: `deficits += should - received`.
+                        old.deficit.get(j).copied().unwrap_or(0.0) + (should - ran)
                     })
                     .collect(),
                 None => vec![0.0; types],
@@ -643,7 +656,7 @@ impl Gavel {
                 desired.extend(Self::assign(combo, allocation));
             }
         }
-        let work_limits = if self.whole_steps { self.whole_step_limits(context, &desired) } else { Vec::new() };
+        let work_limits = if self.whole_steps { self.lease_whole_steps(context, &desired) } else { Vec::new() };
         Decision { work_limits, ..Decision::reconcile(context.jobs.running_allocations(), desired, self.clock.next()) }
     }
 
@@ -692,23 +705,37 @@ impl Gavel {
     }
 
     /// Gavel's lease of a round (`_get_num_steps`): `floor(rate x round)` steps for each job of
-    /// `desired` at its rate there, alone or co-located.
-    fn whole_step_limits(&self, context: &Context<'_>, desired: &[(JobId, Allocation)]) -> Vec<(JobId, f64)> {
+    /// `desired` at its rate there, alone or co-located. Also notes when each combination runs
+    /// out of them (`busy_until`): the latest of its jobs' `now + steps / rate`, as Gavel's
+    /// `_get_job_steps_and_finish_times`.
+    fn lease_whole_steps(&mut self, context: &Context<'_>, desired: &[(JobId, Allocation)]) -> Vec<(JobId, f64)> {
         let round = self.clock.length();
         let spec = context.cluster.spec();
-        desired
-            .iter()
-            .filter_map(|(job, allocation)| {
-                let gpu_type = spec.node(allocation.parts[0].0).gpu_type.index();
-                let combo = match allocation.colocated_with {
-                    Some(partner) => Combo::Pair((*job).min(partner), (*job).max(partner)),
-                    None => Combo::Single(*job),
-                };
-                let rates = self.combo_rates(context, combo, gpu_type)?;
-                let rate = rates.iter().find(|(id, _)| id == job)?.1;
-                Some((*job, (rate * round).floor()))
-            })
-            .collect()
+        self.busy_until.clear();
+        let mut limits = Vec::with_capacity(desired.len());
+        for (job, allocation) in desired {
+            let gpu_type = spec.node(allocation.parts[0].0).gpu_type.index();
+            let combo = match allocation.colocated_with {
+                Some(partner) => Combo::Pair((*job).min(partner), (*job).max(partner)),
+                None => Combo::Single(*job),
+            };
+            let Some(rate) = self
+                .combo_rates(context, combo, gpu_type)
+                .and_then(|rates| rates.iter().find(|(id, _)| id == job).map(|&(_, rate)| rate))
+            else {
+                continue;
+            };
+            let steps = (rate * round).floor();
+            limits.push((*job, steps));
+            if rate > 0.0 {
+                let end = context.now + steps / rate;
+                let latest = self.busy_until.entry(combo).or_insert(end);
+                if end > *latest {
+                    *latest = end;
+                }
+            }
+        }
+        limits
     }
 
     /// Between rounds: start combinations whose jobs all wait on free GPUs in priority order,

@@ -555,6 +555,34 @@ fn gavels_rounds_lease_whole_steps_and_idle_the_rest_of_the_round() {
 }
 
 #[test]
+fn a_job_idle_after_its_whole_steps_is_credited_only_the_time_it_ran_as_in_gavel() {
+    // Two v100s; A runs 0.01 steps/s (a lease of floor(3.6) = 3 steps, done after 300 s), B 1.0
+    // (360 steps, 360 s). J0 (B), J1 (A, 6 steps) and J2 (B) arrive at 0; mode=gavel: each is
+    // allocated 2/3 of a GPU and credited 180 s, so all rank equal and J0 and J1 run the first
+    // round (ties by id), which lasts 360 s. Gavel credits each job the time it ran
+    // (`finish_time - current_round_start_time`): J1 300 s, J0 360 s. At 360 s J2 (180 s
+    // received) and J1 (480) rank before J0 (540), and J1's last 3 steps end at 660 s. Crediting
+    // J1 the whole round, as it holds its GPU until the round ends, would tie it with J0 (540),
+    // J0 would win by id, and J1 would end in the third round, at 1,020 s.
+    let path = std::env::temp_dir().join(format!("schedlab-gavel-{}-busy-credit.json", std::process::id()));
+    std::fs::write(&path, r#"{"v100": {"('A', 1)": {"null": 0.01}, "('B', 1)": {"null": 1.0}}}"#).unwrap();
+    let (table, _) = ThroughputTable::load(&path).unwrap();
+    let jobs = vec![
+        JobSpec::new(JobId(0), Time::ZERO, 1, "B", 2000.0),
+        JobSpec::new(JobId(1), Time::ZERO, 1, "A", 6.0),
+        JobSpec::new(JobId(2), Time::ZERO, 1, "B", 2000.0),
+    ];
+    let config = SimConfig { check_invariants: true, ..SimConfig::default() };
+    let mut gavel =
+        build(&format!("gavel-las[mode=gavel,throughputs={}]", path.display()), GavelKind::MaxMinFairness, true);
+    let cluster = Arc::new(CompactCluster::parse("v100=2", 1).unwrap().build().unwrap());
+    let result = run(cluster, &jobs, &table, &mut gavel, &config).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(result.jobs[1].first_start, Some(0.0));
+    assert!((result.jobs[1].jct.unwrap() - 660.0).abs() < 1e-6, "{:?}", result.jobs[1]);
+}
+
+#[test]
 fn mode_gavel_is_gavels_simulator_settings_in_one_parameter() {
     let path = packing_table("mode");
     let (table, _) = ThroughputTable::load(&path).unwrap();
