@@ -288,6 +288,9 @@ impl Experiment {
 
 /// Engine settings a run could not use: non-finite or negative times, an empty window.
 fn check_sim(sim: &SimSection) -> Result<(), String> {
+    if sim.stop_after_window && !matches!(sim.window, MeasurementWindow::Jobs { .. }) {
+        return Err("sim: stop_after_window needs a window of jobs (window: {jobs: {first: F, last: L}})".to_string());
+    }
     if !(sim.restart_overhead.is_finite() && sim.restart_overhead >= 0.0) {
         return Err(format!(
             "sim: restart_overhead must be a non-negative number of seconds, got {}",

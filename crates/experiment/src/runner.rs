@@ -550,6 +550,7 @@ fn run_one(
         overhead_on_first_start: sim.overhead_on_first_start,
         window: sim.window,
         max_time: sim.max_time.map(schedlab_core::Time::from_secs),
+        stop_after_window: sim.stop_after_window,
         check_invariants,
         fork_overhead: sim.fork_overhead,
         seed: plan.run_seed,

@@ -260,6 +260,11 @@ pub struct SimSection {
     pub window: MeasurementWindow,
     /// Stop at this many seconds.
     pub max_time: Option<f64>,
+    /// End each run once every job of the `jobs` window has finished, as Gavel's simulator
+    /// does (`jobs_to_complete`); the workload must still be arriving then. Left out of the
+    /// run identity when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stop_after_window: bool,
     /// Fraction of a forked job's combined copy progress lost to aggregation (HadarE).
     pub fork_overhead: f64,
 }
@@ -271,6 +276,7 @@ impl Default for SimSection {
             overhead_on_first_start: false,
             window: MeasurementWindow::default(),
             max_time: None,
+            stop_after_window: false,
             fork_overhead: schedlab_sim::DEFAULT_FORK_OVERHEAD,
         }
     }

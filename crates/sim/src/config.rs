@@ -53,6 +53,14 @@ pub struct SimConfig {
     pub window: MeasurementWindow,
     /// Stop at this time; jobs not finished by then are reported as unfinished.
     pub max_time: Option<Time>,
+    /// End the run as soon as every job of a [`MeasurementWindow::Jobs`] window has finished,
+    /// as Gavel's simulator does with `jobs_to_complete`: its job stream never ends, so jobs keep
+    /// arriving for as long as the window runs. Jobs not finished then are reported as
+    /// unfinished. The workload must still have arrivals to come at that point; a run whose
+    /// arrivals ran out first is an error, since its window saw a lighter load than an endless
+    /// stream would give.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stop_after_window: bool,
     /// Check every invariant at every decision point (slow; on in debug builds).
     pub check_invariants: bool,
     /// Job forking (HadarE, [`schedlab_core::Allocation::forked`]): the fraction of its
@@ -77,6 +85,7 @@ impl Default for SimConfig {
             overhead_on_first_start: false,
             window: MeasurementWindow::All,
             max_time: None,
+            stop_after_window: false,
             check_invariants: cfg!(debug_assertions),
             fork_overhead: DEFAULT_FORK_OVERHEAD,
             seed: 0,

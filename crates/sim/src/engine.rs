@@ -1,7 +1,7 @@
 //! The discrete-event loop.
 
 use crate::metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics, summarize};
-use crate::{SimConfig, SimError};
+use crate::{MeasurementWindow, SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
     Allocation, BatchConfig, ClusterSpec, ClusterView, Context, CpuDemand, Decision, GpuTypeSet, JobId, JobSpec,
@@ -160,6 +160,8 @@ struct Engine<'a> {
     rate_changed: Vec<JobId>,
     /// The jobs of [`SimConfig::trace_jobs`] and their allocation samples so far.
     traced: Vec<JobTimeline>,
+    /// With `stop_after_window`: the window's jobs not finished yet.
+    window_left: Option<usize>,
 }
 
 /// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
@@ -180,6 +182,21 @@ pub fn run(
         });
     }
     validate_workload(&cluster, workload)?;
+    let window_jobs = match (config.stop_after_window, config.window) {
+        (false, _) => None,
+        (true, MeasurementWindow::Jobs { first, last }) if (first as usize) < workload.len().min(last as usize) => {
+            Some(workload.len().min(last as usize) - first as usize)
+        }
+        (true, window) => {
+            return Err(SimError::Config {
+                message: format!(
+                    "stop_after_window needs a window of jobs that the workload has (jobs first..last); the window is \
+                     {window:?} and the workload has {} jobs",
+                    workload.len()
+                ),
+            });
+        }
+    };
     if let Some(job) = config.trace_jobs.iter().find(|&&job| job as usize >= workload.len()) {
         return Err(SimError::Config {
             message: format!(
@@ -218,6 +235,7 @@ pub fn run(
         finished: Vec::new(),
         rate_changed: Vec::new(),
         traced: config.trace_jobs.iter().map(|&job| JobTimeline { job, samples: Vec::new() }).collect(),
+        window_left: window_jobs,
     };
     engine.timeline.record(0.0, &vec![0; n_types]);
     let run = RunStart { cluster: engine.cluster.spec(), seed: config.seed };
@@ -406,9 +424,30 @@ impl Engine<'_> {
                     }
                 }
             }
+            if self.window_left == Some(0) {
+                return self.end_with_window();
+            }
             if others || !pauses {
                 self.decide(tick)?;
             }
+        }
+    }
+
+    /// `stop_after_window`: the window's last job has finished. Gavel's stream would still be
+    /// arriving; a workload whose arrivals ran out earlier gave the window a lighter load.
+    fn end_with_window(&self) -> Result<(), SimError> {
+        match self.workload.get(self.next_arrival) {
+            Some(_) => Ok(()),
+            None => Err(SimError::Config {
+                message: format!(
+                    "stop_after_window: the window's last job finished at {}, after the workload's last arrival \
+                     (job {} at {}); an endless stream, as Gavel's simulator generates, would have kept arriving: \
+                     generate more jobs",
+                    self.now,
+                    self.workload.len() - 1,
+                    self.workload.last().map_or(Time::ZERO, |job| job.arrival)
+                ),
+            }),
         }
     }
 
@@ -689,6 +728,11 @@ impl Engine<'_> {
         self.stop(job, true)?;
         self.wasted_stops = 0;
         let mut view = self.jobs.remove(job).expect("completing an active job");
+        if let (Some(left), MeasurementWindow::Jobs { first, last }) = (self.window_left.as_mut(), self.config.window)
+            && (first..last).contains(&job.0)
+        {
+            *left -= 1;
+        }
         if self.config.check_invariants {
             self.check_copies_progress(&view)?;
         }

@@ -162,3 +162,29 @@ fn measurement_window_excludes_warm_up() {
     assert_eq!(result.metrics.jobs_measured, 2);
     assert_eq!(result.metrics.avg_jct, 4.5);
 }
+
+#[test]
+fn stop_after_window_ends_the_run_when_the_windows_jobs_have_finished_as_gavel_does() {
+    // FIFO on one GPU: J0 (0 s, 10 s of work), J1 (1 s, 4 s), J2 (2 s, 3 s), J3 (20 s, 1 s).
+    // Window jobs 1..2 (J1 only): J1 runs 10..14, so the run ends at 14 with J2 running and
+    // J3 still to arrive, as Gavel's `jobs_to_complete` ends its simulation.
+    let jobs = rigid(&[(0.0, 1, 10.0), (1.0, 1, 4.0), (2.0, 1, 3.0), (20.0, 1, 1.0)]);
+    let window = schedlab_sim::MeasurementWindow::Jobs { first: 1, last: 2 };
+    let config = SimConfig { check_invariants: true, window, stop_after_window: true, ..SimConfig::default() };
+    let result = simulate_with("fifo", cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &config).unwrap();
+    let finished: Vec<Option<f64>> = result.jobs.iter().map(|job| job.jct).collect();
+    assert_eq!(finished, vec![Some(10.0), Some(13.0), None, None]);
+    assert_eq!((result.metrics.jobs_measured, result.metrics.avg_jct), (1, 13.0));
+    // Without the option the window is measured the same, but every job runs to its end.
+    let all = SimConfig { stop_after_window: false, ..config.clone() };
+    let result = simulate_with("fifo", cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &all).unwrap();
+    assert_eq!(jcts(&result), vec![10.0, 13.0, 15.0, 1.0]);
+    // A window that outlasts the arrivals saw a lighter load than an endless stream: an error.
+    let late = SimConfig { window: schedlab_sim::MeasurementWindow::Jobs { first: 2, last: 3 }, ..config.clone() };
+    let error = simulate_with("fifo", cluster("g=1", 1), &jobs[..3], &TraceDuration::uniform(), &late).unwrap_err();
+    assert!(error.to_string().contains("after the workload's last arrival"), "{error}");
+    // The option needs a window of jobs the workload has.
+    let none = SimConfig { window: schedlab_sim::MeasurementWindow::All, ..config };
+    let error = simulate_with("fifo", cluster("g=1", 1), &jobs, &TraceDuration::uniform(), &none).unwrap_err();
+    assert!(error.to_string().contains("stop_after_window needs a window of jobs"), "{error}");
+}
