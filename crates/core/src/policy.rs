@@ -79,6 +79,14 @@ pub struct SolverStats {
     /// without them, as the policy's paper prescribes.
     #[serde(default)]
     pub relaxed: u64,
+    /// Problems the chosen backend stopped short on (Clarabel's `AlmostSolved`) and that were
+    /// solved again with microlp.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fell_back: u64,
+}
+
+fn is_zero(count: &u64) -> bool {
+    *count == 0
 }
 
 impl SolverStats {
@@ -105,6 +113,7 @@ impl SolverStats {
         self.build_seconds += other.build_seconds;
         self.solve_seconds += other.solve_seconds;
         self.relaxed += other.relaxed;
+        self.fell_back += other.fell_back;
     }
 }
 

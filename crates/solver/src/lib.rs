@@ -199,6 +199,9 @@ pub struct SolveStats {
     pub build_time: Duration,
     /// Time the backend took.
     pub solve_time: Duration,
+    /// Whether Clarabel stopped short of optimal and the program was solved again with
+    /// microlp (see [`solve`]); `backend` is then microlp.
+    pub fell_back: bool,
 }
 
 /// An optimal solution.
@@ -264,7 +267,7 @@ fn finish<M: SolverModel<Error = ResolutionError>>(
 fn reported_optimal(solution: &impl Solution) -> Result<(), String> {
     match solution.status() {
         SolutionStatus::Optimal => Ok(()),
-        status => Err(format!("stopped with status {status:?}, not optimal")),
+        status => Err(format!("{STOPPED_SHORT} {status:?}, not optimal")),
     }
 }
 
@@ -274,12 +277,39 @@ fn clarabel_solved(solution: &good_lp::solvers::clarabel::ClarabelSolution) -> R
     match format!("{:?}", solution.inner().status).as_str() {
         "Solved" => Ok(()),
         "DualInfeasible" | "AlmostDualInfeasible" => Err("unbounded".to_string()),
-        other => Err(format!("stopped with status {other}, not optimal")),
+        other => Err(format!("{STOPPED_SHORT} {other}, not optimal")),
     }
 }
 
-/// Solves `program` to optimality with `backend`.
+/// Solves `program` to optimality with `backend`. When Clarabel stops short of its
+/// tolerances (`AlmostSolved`, an iteration limit), the program is solved again with microlp,
+/// at a vertex, and the solution says so (`SolveStats::fell_back`): on long runs an interior
+/// point can stall on a numerically hard instance where the simplex does not (cvxpy's ECOS
+/// would return its inaccurate point, and Gavel would use it).
 pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
+    fall_back(solve_with(program, backend), || solve_with(program, Backend::MicroLp))
+}
+
+/// `first` unless it is Clarabel stopping short, then `vertex()`, marked as a fallback.
+fn fall_back(
+    first: Result<LpSolution, SolverError>,
+    vertex: impl FnOnce() -> Result<LpSolution, SolverError>,
+) -> Result<LpSolution, SolverError> {
+    match first {
+        Err(error) if error.backend == Backend::Clarabel && error.reason.starts_with(STOPPED_SHORT) => {
+            let mut solution = vertex()?;
+            solution.stats.fell_back = true;
+            Ok(solution)
+        }
+        other => other,
+    }
+}
+
+/// How [`clarabel_solved`] and [`reported_optimal`] begin a non-optimal status.
+const STOPPED_SHORT: &str = "stopped with status";
+
+/// [`solve`] with one backend, no fallback.
+fn solve_with(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
     let fail = |reason: String| SolverError {
         name: program.name.clone(),
         variables: program.variables(),
@@ -364,12 +394,37 @@ pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, So
             constraints: program.constraints(),
             build_time,
             solve_time,
+            fell_back: false,
         },
     })
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn clarabel_stopping_short_falls_back_to_a_vertex_and_says_so() {
+        let mut program = LinearProgram::new("fallback", Sense::Maximize);
+        let x = program.variable(0.0, 1.0);
+        program.objective(x, 1.0);
+        let vertex = || solve_with(&program, Backend::MicroLp);
+        let short = |backend: Backend, reason: &str| SolverError {
+            name: "fallback".into(),
+            variables: 1,
+            constraints: 0,
+            backend,
+            reason: reason.into(),
+        };
+        let solved =
+            fall_back(Err(short(Backend::Clarabel, "stopped with status AlmostSolved, not optimal")), vertex).unwrap();
+        assert_eq!((solved.value(x), solved.stats.backend, solved.stats.fell_back), (1.0, Backend::MicroLp, true));
+        // Infeasible and unbounded programs stay errors, and other backends do not fall back.
+        let infeasible = short(Backend::Clarabel, "infeasible");
+        assert_eq!(fall_back(Err(infeasible.clone()), vertex), Err(infeasible));
+        let microlp = short(Backend::MicroLp, "stopped with status Unknown, not optimal");
+        assert_eq!(fall_back(Err(microlp.clone()), vertex), Err(microlp));
+        assert!(!solve(&program, Backend::Clarabel).unwrap().stats.fell_back);
+    }
+
     use super::*;
 
     #[test]

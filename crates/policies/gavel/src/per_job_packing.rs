@@ -402,6 +402,7 @@ pub fn finish_time_fairness_packed(
         constraints: 0,
         build_time: std::time::Duration::ZERO,
         solve_time: std::time::Duration::ZERO,
+        fell_back: false,
     });
     let start = PackedFractions { singles, pairs: Vec::new(), objective: 0.0, stats };
     let dinkelbach =

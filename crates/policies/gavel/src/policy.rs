@@ -475,6 +475,7 @@ impl Gavel {
                 stats.build_time.as_secs_f64(),
                 stats.solve_time.as_secs_f64(),
             );
+            self.solver.fell_back += u64::from(stats.fell_back);
         }
         self.solver.relaxed += allocated.relaxed;
         let (fractions, pairs) = (allocated.singles, allocated.pairs);
