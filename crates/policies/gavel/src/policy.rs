@@ -25,6 +25,14 @@ enum Combo {
 }
 
 impl Combo {
+    /// `job` alone, or in a pair with the partner it shares its GPUs with.
+    fn of(job: JobId, partner: Option<JobId>) -> Combo {
+        match partner {
+            Some(partner) => Combo::Pair(job.min(partner), job.max(partner)),
+            None => Combo::Single(job),
+        }
+    }
+
     fn jobs(self) -> impl Iterator<Item = JobId> {
         let (first, second) = match self {
             Combo::Single(job) => (job, None),
@@ -381,11 +389,10 @@ impl Gavel {
             let elapsed = context.now - last;
             for job in context.jobs.running() {
                 let allocation = job.allocation.as_ref().expect("running jobs have allocations");
-                let combo = match allocation.colocated_with {
-                    Some(partner) if partner < job.id => continue,
-                    Some(partner) => Combo::Pair(job.id, partner),
-                    None => Combo::Single(job.id),
-                };
+                if allocation.colocated_with.is_some_and(|partner| partner < job.id) {
+                    continue;
+                }
+                let combo = Combo::of(job.id, allocation.colocated_with);
                 let gpu_type = context.cluster.spec().node(allocation.parts[0].0).gpu_type.index();
                 let ran = match self.busy_until.get(&combo) {
                     Some(&end) if end < context.now => (end - last).max(0.0),
@@ -513,7 +520,7 @@ impl Gavel {
             })
             .collect();
         for ((m, n), fractions) in pairs {
-            let combo = Combo::Pair(active[m].id.min(active[n].id), active[m].id.max(active[n].id));
+            let combo = Combo::of(active[m].id, Some(active[n].id));
             let deficit = deficit_of(&combo);
             let allocation: Vec<f64> = round(fractions);
             // A pair is ranked only where it has an allocation.
@@ -716,10 +723,7 @@ impl Gavel {
         let mut limits = Vec::with_capacity(desired.len());
         for (job, allocation) in desired {
             let gpu_type = spec.node(allocation.parts[0].0).gpu_type.index();
-            let combo = match allocation.colocated_with {
-                Some(partner) => Combo::Pair((*job).min(partner), (*job).max(partner)),
-                None => Combo::Single(*job),
-            };
+            let combo = Combo::of(*job, allocation.colocated_with);
             let Some(rate) = self
                 .combo_rates(context, combo, gpu_type)
                 .and_then(|rates| rates.iter().find(|(id, _)| id == job).map(|&(_, rate)| rate))
