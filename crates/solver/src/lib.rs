@@ -234,29 +234,50 @@ pub struct SolverError {
     pub constraints: usize,
     /// The backend.
     pub backend: Backend,
+    /// What kind of failure it was.
+    pub failure: Failure,
     /// The status or error the backend reported.
     pub reason: String,
 }
 
+/// What kind of failure a [`SolverError`] is, for callers that react to one kind (retry
+/// without SLOs when infeasible, fall back when an interior point stops short).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No point satisfies the constraints.
+    Infeasible,
+    /// The objective is unbounded.
+    Unbounded,
+    /// The backend ended with a status other than optimal (an iteration limit, "almost
+    /// solved").
+    StoppedShort,
+    /// The backend cannot take the program (not compiled in, integer variables for an
+    /// LP-only backend) or reported an error of its own.
+    Unusable,
+}
+
+/// A failure and its message, before it is named after the program.
+type Failed = (Failure, String);
+
 /// Adds the constraints to a backend's model, solves it, checks the solution with `optimal`
-/// (an error message for anything but an optimal solution) and reads the variables back, with
-/// the build and solve times.
+/// (a failure for anything but an optimal solution) and reads the variables back, with the
+/// build and solve times.
 fn finish<M: SolverModel<Error = ResolutionError>>(
     mut model: M,
     constraints: impl Iterator<Item = good_lp::Constraint>,
     vars: &[good_lp::Variable],
     started: Instant,
-    optimal: impl Fn(&M::Solution) -> Result<(), String>,
-) -> Result<(Vec<f64>, Duration, Duration), String> {
+    optimal: impl Fn(&M::Solution) -> Result<(), Failed>,
+) -> Result<(Vec<f64>, Duration, Duration), Failed> {
     for constraint in constraints {
         model.add_constraint(constraint);
     }
     let build_time = started.elapsed();
     let solving = Instant::now();
     let solution = model.solve().map_err(|error| match error {
-        ResolutionError::Infeasible => "infeasible".to_string(),
-        ResolutionError::Unbounded => "unbounded".to_string(),
-        other => other.to_string(),
+        ResolutionError::Infeasible => (Failure::Infeasible, "infeasible".to_string()),
+        ResolutionError::Unbounded => (Failure::Unbounded, "unbounded".to_string()),
+        other => (Failure::Unusable, other.to_string()),
     })?;
     let solve_time = solving.elapsed();
     optimal(&solution)?;
@@ -264,20 +285,20 @@ fn finish<M: SolverModel<Error = ResolutionError>>(
 }
 
 /// The status good_lp reports must be optimal.
-fn reported_optimal(solution: &impl Solution) -> Result<(), String> {
+fn reported_optimal(solution: &impl Solution) -> Result<(), Failed> {
     match solution.status() {
         SolutionStatus::Optimal => Ok(()),
-        status => Err(format!("{STOPPED_SHORT} {status:?}, not optimal")),
+        status => Err((Failure::StoppedShort, format!("stopped with status {status:?}, not optimal"))),
     }
 }
 
 /// Clarabel's own status must be `Solved`: good_lp's adapter reports every solution as optimal
 /// (also "almost solved" and dual infeasible, that is unbounded).
-fn clarabel_solved(solution: &good_lp::solvers::clarabel::ClarabelSolution) -> Result<(), String> {
+fn clarabel_solved(solution: &good_lp::solvers::clarabel::ClarabelSolution) -> Result<(), Failed> {
     match format!("{:?}", solution.inner().status).as_str() {
         "Solved" => Ok(()),
-        "DualInfeasible" | "AlmostDualInfeasible" => Err("unbounded".to_string()),
-        other => Err(format!("{STOPPED_SHORT} {other}, not optimal")),
+        "DualInfeasible" | "AlmostDualInfeasible" => Err((Failure::Unbounded, "unbounded".to_string())),
+        other => Err((Failure::StoppedShort, format!("stopped with status {other}, not optimal"))),
     }
 }
 
@@ -296,7 +317,7 @@ fn fall_back(
     vertex: impl FnOnce() -> Result<LpSolution, SolverError>,
 ) -> Result<LpSolution, SolverError> {
     match first {
-        Err(error) if error.backend == Backend::Clarabel && error.reason.starts_with(STOPPED_SHORT) => {
+        Err(error) if error.backend == Backend::Clarabel && error.failure == Failure::StoppedShort => {
             let mut solution = vertex()?;
             solution.stats.fell_back = true;
             Ok(solution)
@@ -305,22 +326,23 @@ fn fall_back(
     }
 }
 
-/// How [`clarabel_solved`] and [`reported_optimal`] begin a non-optimal status.
-const STOPPED_SHORT: &str = "stopped with status";
-
 /// [`solve`] with one backend, no fallback.
 fn solve_with(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
-    let fail = |reason: String| SolverError {
+    let fail = |(failure, reason): Failed| SolverError {
         name: program.name.clone(),
         variables: program.variables(),
         constraints: program.constraints(),
         backend,
+        failure,
         reason,
     };
     if backend == Backend::Clarabel && program.integer_variables() > 0 {
-        return Err(fail(format!(
-            "clarabel solves LPs only; this program has {} integer variables (use microlp, highs or cbc)",
-            program.integer_variables()
+        return Err(fail((
+            Failure::Unusable,
+            format!(
+                "clarabel solves LPs only; this program has {} integer variables (use microlp, highs or cbc)",
+                program.integer_variables()
+            ),
         )));
     }
     let started = Instant::now();
@@ -378,9 +400,12 @@ fn solve_with(program: &LinearProgram, backend: Backend) -> Result<LpSolution, S
             finish(model, constraints, &vars, started, reported_optimal)
         }
         #[allow(unreachable_patterns)]
-        other => Err(format!(
-            "this build has no {other} backend; rebuild with `--features {}`",
-            other.feature().unwrap_or_default()
+        other => Err((
+            Failure::Unusable,
+            format!(
+                "this build has no {other} backend; rebuild with `--features {}`",
+                other.feature().unwrap_or_default()
+            ),
         )),
     };
     let (values, build_time, solve_time) = values.map_err(fail)?;
@@ -407,20 +432,22 @@ mod tests {
         let x = program.variable(0.0, 1.0);
         program.objective(x, 1.0);
         let vertex = || solve_with(&program, Backend::MicroLp);
-        let short = |backend: Backend, reason: &str| SolverError {
+        let short = |backend: Backend, failure: Failure| SolverError {
             name: "fallback".into(),
             variables: 1,
             constraints: 0,
             backend,
-            reason: reason.into(),
+            failure,
+            reason: "a status".into(),
         };
-        let solved =
-            fall_back(Err(short(Backend::Clarabel, "stopped with status AlmostSolved, not optimal")), vertex).unwrap();
+        let solved = fall_back(Err(short(Backend::Clarabel, Failure::StoppedShort)), vertex).unwrap();
         assert_eq!((solved.value(x), solved.stats.backend, solved.stats.fell_back), (1.0, Backend::MicroLp, true));
         // Infeasible and unbounded programs stay errors, and other backends do not fall back.
-        let infeasible = short(Backend::Clarabel, "infeasible");
-        assert_eq!(fall_back(Err(infeasible.clone()), vertex), Err(infeasible));
-        let microlp = short(Backend::MicroLp, "stopped with status Unknown, not optimal");
+        for failure in [Failure::Infeasible, Failure::Unbounded, Failure::Unusable] {
+            let error = short(Backend::Clarabel, failure);
+            assert_eq!(fall_back(Err(error.clone()), vertex), Err(error));
+        }
+        let microlp = short(Backend::MicroLp, Failure::StoppedShort);
         assert_eq!(fall_back(Err(microlp.clone()), vertex), Err(microlp));
         assert!(!solve(&program, Backend::Clarabel).unwrap().stats.fell_back);
     }
@@ -494,14 +521,15 @@ mod tests {
         let error = solve(&lp, Backend::MicroLp).unwrap_err();
         assert_eq!(error.to_string(), "LP 'impossible' (1 variables, 1 constraints) with microlp: infeasible");
         for backend in Backend::available() {
-            assert_eq!(solve(&lp, backend).unwrap_err().backend, backend);
+            let error = solve(&lp, backend).unwrap_err();
+            assert_eq!((error.backend, error.failure), (backend, Failure::Infeasible), "{error}");
         }
         let mut lp = LinearProgram::new("open", Sense::Maximize);
         let x = lp.variable(0.0, f64::INFINITY);
         lp.objective(x, 1.0);
         for backend in Backend::available() {
-            let reason = solve(&lp, backend).unwrap_err().reason;
-            assert!(reason.contains("unbounded") || reason.contains("infeasible"), "{backend}: {reason}");
+            let error = solve(&lp, backend).unwrap_err();
+            assert!(matches!(error.failure, Failure::Unbounded | Failure::Infeasible), "{backend}: {error}");
         }
     }
 }

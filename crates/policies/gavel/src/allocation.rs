@@ -1314,7 +1314,7 @@ pub(crate) mod tests {
         assert!(close(result.fractions[0][0], 0.5) && close(result.fractions[0][1], 0.5), "{result:?}");
         // 3.5 steps/s cannot be reached (job 0's time sums to at most 1): infeasible, an error.
         let error = max_throughput(&input, None, &[3.5, 0.0], true, Backend::MicroLp).unwrap_err();
-        assert_eq!(error.reason, "infeasible");
+        assert_eq!(error.failure, schedlab_solver::Failure::Infeasible);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::per_job_packing::{finish_time_fairness_packed, makespan_packed, max_t
 use crate::policy::GavelKind;
 use rand::SeedableRng;
 use schedlab_core::{ClusterView, JobId, JobView, ParamError, ParamReader, PolicyError, Time};
-use schedlab_solver::{Backend, SolveStats, SolverError};
+use schedlab_solver::{Backend, Failure, SolveStats, SolverError};
 use std::collections::BTreeMap;
 
 /// Default GPU prices for `gavel-cost`, dollars per GPU-hour.
@@ -429,7 +429,7 @@ impl Objective for MaxThroughput {
         };
         let mut relaxed = 0;
         let (singles, pairs, stats) = match solve_with(&required) {
-            Err(failure) if failure.reason == "infeasible" && with_slos => {
+            Err(failure) if failure.failure == Failure::Infeasible && with_slos => {
                 // As Gavel: no allocation meets every SLO, so solve without them (counted in the
                 // run's solver statistics as `relaxed`).
                 relaxed = 1;

@@ -535,7 +535,7 @@ mod tests {
         assert!(close(result.objective, 6.5), "{result:?}");
         assert!(close(result.singles[1][0], 0.5) && close(result.pairs[0].1[0], 0.5), "{result:?}");
         let error = max_throughput_packed_slos(&input, None, &[0.0, 4.5], Backend::MicroLp).unwrap_err();
-        assert_eq!(error.reason, "infeasible");
+        assert_eq!(error.failure, schedlab_solver::Failure::Infeasible);
     }
 
     /// Gavel's formulation, for comparison: a variable per pair of jobs and type.

@@ -15,7 +15,7 @@
 //!   tier 1 (`ceil(g / G)` nodes) or tier 2 (one more without more partial nodes).
 
 use crate::placement::{Way, find_ways, used_on};
-use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolverError, Var, solve};
+use schedlab_solver::{Backend, Comparison, Failure, LinearProgram, Sense, SolverError, Var, solve};
 
 /// The objective's weights (`choose_allocation_milp_solver` defaults: helios_env_base_v2.py 709).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -337,7 +337,7 @@ fn milp_pool(
     lp.objective(free_min, -weights.beta);
     let solution = match solve(&lp, backend) {
         Ok(solution) => solution,
-        Err(error) if error.reason == "infeasible" => return Ok(None),
+        Err(error) if error.failure == Failure::Infeasible => return Ok(None),
         Err(error) => return Err(error),
     };
     let way: Way = pool
