@@ -9,7 +9,8 @@ use schedlab_core::{
 };
 use schedlab_pyrandom::PyRandom;
 use schedlab_solver::Backend;
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::sync::Arc;
 
 /// Two templates, `(job type, scale, job type, scale)`, for the co-located rate cache.
@@ -41,6 +42,50 @@ impl Combo {
         std::iter::once(first).chain(second)
     }
 }
+
+/// One (combination, type) entry of a round's priority order, with its tie-breaks.
+#[derive(Clone, Copy, Debug)]
+struct Ranked {
+    priority: f64,
+    /// Gavel's deficit and the allocation (`tie_break=deficit`), else zeros.
+    tie: (f64, f64),
+    combo: Combo,
+    gpu_type: usize,
+}
+
+impl Ranked {
+    /// The round's order: highest priority first, then the ties, then combination and type
+    /// (unique, so the order is total).
+    fn order(a: &Ranked, b: &Ranked) -> Ordering {
+        b.priority
+            .total_cmp(&a.priority)
+            .then(b.tie.0.total_cmp(&a.tie.0))
+            .then(b.tie.1.total_cmp(&a.tie.1))
+            .then(a.combo.cmp(&b.combo))
+            .then(a.gpu_type.cmp(&b.gpu_type))
+    }
+}
+
+/// A max-heap of entries pops them in [`Ranked::order`].
+impl Ord for Ranked {
+    fn cmp(&self, other: &Ranked) -> Ordering {
+        Ranked::order(self, other).reverse()
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Ranked) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Ranked) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
 
 /// Per-combination bookkeeping of the round mechanism.
 #[derive(Clone, Debug, Default)]
@@ -538,8 +583,15 @@ impl Gavel {
     /// (priority, combination, type) for every combination whose jobs all pass `eligible` and
     /// every type it has time on, highest priority first.
     fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
+        let mut entries = self.rank_entries(eligible);
+        entries.sort_by(Ranked::order);
+        entries.into_iter().map(|entry| (entry.priority, entry.combo, entry.gpu_type)).collect()
+    }
+
+    /// The entries of [`Gavel::ranked`], unsorted.
+    fn rank_entries(&self, eligible: impl Fn(JobId) -> bool) -> Vec<Ranked> {
         let fill_unallocated = self.fill_unallocated;
-        let mut pairs = Vec::new();
+        let mut entries = Vec::new();
         for (&combo, account) in &self.accounts {
             if !combo.jobs().all(&eligible) {
                 continue;
@@ -564,17 +616,10 @@ impl Gavel {
                 // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
                 // straight to job ids and type order.
                 let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
-                pairs.push((priority, tie, combo, gpu_type));
+                entries.push(Ranked { priority, tie, combo, gpu_type });
             }
         }
-        pairs.sort_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then(b.1.0.total_cmp(&a.1.0))
-                .then(b.1.1.total_cmp(&a.1.1))
-                .then(a.2.cmp(&b.2))
-                .then(a.3.cmp(&b.3))
-        });
-        pairs.into_iter().map(|(priority, _, combo, gpu_type)| (priority, combo, gpu_type)).collect()
+        entries
     }
 
     /// The allocation `combo` keeps if it already runs as such on `gpu_type` (lease extension).
@@ -601,7 +646,7 @@ impl Gavel {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
-        let ranked = self.ranked(|id| context.jobs.get(id).is_some());
+        let entries = self.rank_entries(|id| context.jobs.get(id).is_some());
         // Default: all (combination, type) pairs in one priority order. With `type_order`
         // (Gavel's quirk), one pass per type in that order, then the unlisted types.
         let passes: Vec<Option<usize>> = if let Some(shuffler) = self.type_shuffler.as_mut() {
@@ -615,10 +660,27 @@ impl Gavel {
             order.extend((0..names.len()).filter(|index| !order.contains(index)).collect::<Vec<_>>());
             order.into_iter().map(Some).collect()
         };
+        // The order is taken lazily from a heap (one per type with passes): a round on a
+        // saturated cluster fills its GPUs from the first few hundred of thousands of entries,
+        // and every job needs at least one GPU, so a pass ends when its budget is spent.
+        let mut queues: Vec<BinaryHeap<Ranked>> = if passes.len() == 1 && passes[0].is_none() {
+            vec![entries.into_iter().collect()]
+        } else {
+            let mut by_type: Vec<Vec<Ranked>> = (0..budget.len()).map(|_| Vec::new()).collect();
+            for entry in entries {
+                by_type[entry.gpu_type].push(entry);
+            }
+            by_type.into_iter().map(BinaryHeap::from).collect()
+        };
         for pass in passes {
-            for &(_, combo, gpu_type) in &ranked {
-                if pass.is_some_and(|only| only != gpu_type) {
-                    continue;
+            let queue = &mut queues[pass.unwrap_or(0)];
+            while let Some(Ranked { combo, gpu_type, .. }) = queue.pop() {
+                let spent = match pass {
+                    Some(only) => budget[only] == 0,
+                    None => budget.iter().all(|&left| left == 0),
+                };
+                if spent {
+                    break;
                 }
                 let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
                 if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
