@@ -897,6 +897,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_heap_of_ranked_entries_pops_them_in_the_sorted_order() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        // Few distinct values, so that priorities and ties repeat and the later keys decide.
+        let mut entries: Vec<Ranked> = Vec::new();
+        for id in 0..40u32 {
+            for gpu_type in 0..3 {
+                let pick = |rng: &mut rand_chacha::ChaCha8Rng| [0.0, 0.5, 1.0, 1e9][rng.random_range(0..4)];
+                let combo =
+                    if id % 5 == 0 { Combo::Pair(JobId(id), JobId(id + 100)) } else { Combo::Single(JobId(id)) };
+                entries.push(Ranked {
+                    priority: pick(&mut rng),
+                    tie: (pick(&mut rng), pick(&mut rng)),
+                    combo,
+                    gpu_type,
+                });
+            }
+        }
+        let mut sorted = entries.clone();
+        sorted.sort_by(Ranked::order);
+        let mut heap: BinaryHeap<Ranked> = entries.into_iter().collect();
+        let popped: Vec<(Combo, usize)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.combo, e.gpu_type)).collect();
+        assert_eq!(popped, sorted.iter().map(|e| (e.combo, e.gpu_type)).collect::<Vec<_>>());
+        assert!(sorted.windows(2).all(|pair| pair[0].priority >= pair[1].priority));
+    }
+
+    #[test]
     fn the_python_shuffler_draws_gavels_type_orders() {
         // python3: r = random.Random(5); six times t = ['v100', 'p100', 'k80']; r.shuffle(t)
         // (Gavel's simulator with --seed 0). Our cluster lists its types in another order, so
