@@ -189,11 +189,23 @@ pub fn glorot(widths: &[usize], rng: &mut ChaCha8Rng) -> Mlp {
     mlp
 }
 
+/// Where an epoch's time went (for progress lines; not in the manifest, which stays a function
+/// of the seed).
+#[derive(Clone, Debug)]
+pub struct EpochTiming {
+    /// Seconds spent running the episodes.
+    pub rollouts: f64,
+    /// Seconds spent in the PPO update.
+    pub update: f64,
+    /// Occupied queue slots per decision, on average.
+    pub occupied_slots: f64,
+}
+
 /// Trains an agent; `progress` hears of every epoch. Returns the agent and its learning curve.
 pub fn train(
     env: &Environment<'_>,
     config: &TrainConfig,
-    mut progress: impl FnMut(&EpochLog),
+    mut progress: impl FnMut(&EpochLog, &EpochTiming),
 ) -> Result<(Agent, Vec<EpochLog>), String> {
     let slice = config.batch_job_slice.min(env.jobs.len());
     // The authors draw starts with np_random.randint(window, slice - window - 1).
@@ -218,12 +230,19 @@ pub fn train(
         let draws: Vec<(usize, u64)> = (0..config.trajectories)
             .map(|_| (rng.random_range(config.window..slice - config.window - 1), rng.random::<u64>()))
             .collect();
+        let rollouts_started = std::time::Instant::now();
         let episodes: Vec<Episode> = draws
             .par_iter()
             .map(|&(start, seed)| env.episode(&agent, config.rules, start, config.window, seed))
             .collect::<Result<_, _>>()?;
         let batch = Batch::from_episodes(&episodes, &agent, config.gamma, config.lambda);
+        let update_started = std::time::Instant::now();
         let stats = ppo_update(&mut learner, &batch, config);
+        let timing = EpochTiming {
+            rollouts: update_started.duration_since(rollouts_started).as_secs_f64(),
+            update: update_started.elapsed().as_secs_f64(),
+            occupied_slots: batch.occupied_slots() as f64 / batch.len().max(1) as f64,
+        };
         agent = Arc::new(learner.export());
         let n = episodes.len() as f64;
         let log = EpochLog {
@@ -236,7 +255,7 @@ pub fn train(
             kl: stats.kl,
             loss_v: stats.loss_v,
         };
-        progress(&log);
+        progress(&log, &timing);
         curve.push(log);
     }
     Ok((Arc::try_unwrap(agent).unwrap_or_else(|shared| (*shared).clone()), curve))
@@ -300,16 +319,19 @@ pub fn train_on_spec(
         config.trajectories,
         config.seed
     ));
-    let (agent, curve) = train(&env, config, |epoch| {
+    let (agent, curve) = train(&env, config, |epoch, timing| {
         log(format!(
-            "epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {}  pi steps {}  kl {:.4}  ({:.0} s)",
+            "epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {} ({:.1} jobs in view)  pi steps {}  kl {:.4}  (episodes {:.1} s, update {:.1} s; {:.0} s in all)",
             epoch.epoch,
             epoch.mean_reward,
             epoch.mean_rl_bsld,
             epoch.mean_base_bsld,
             epoch.steps,
+            timing.occupied_slots,
             epoch.pi_steps,
             epoch.kl,
+            timing.rollouts,
+            timing.update,
             started.elapsed().as_secs_f64()
         ))
     })?;

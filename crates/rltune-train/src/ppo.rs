@@ -7,6 +7,7 @@ use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::{log_softmax, relu};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use schedlab_policies_rltune::network::{Agent, Dense, JOB_FEATURES, MASK_PENALTY, Mlp, OBSERVATION, QUEUE_SLOTS};
+use schedlab_policies_rltune::observation::EMPTY_SLOT;
 
 /// An MLP as burn layers.
 #[derive(Module, Debug)]
@@ -119,6 +120,11 @@ impl Batch {
         self.actions.is_empty()
     }
 
+    /// Occupied slots, summed over the decisions.
+    pub fn occupied_slots(&self) -> usize {
+        self.masks.iter().filter(|&&m| m > 0.0).count()
+    }
+
     /// Builds the batch as `PPOBuffer` does: the episode's reward enters as the last value
     /// (`finish_path(r)`), rewards before it are 0; advantages are GAE and normalised over the
     /// batch with the population standard deviation.
@@ -160,6 +166,99 @@ impl Batch {
         }
         batch
     }
+
+    /// Occupied slots of decision `index`. The observation fills slots in order, so they are a
+    /// prefix of the queue; the padding after them is the authors' constant row.
+    fn occupied(&self, index: usize) -> usize {
+        let mask = &self.masks[index * QUEUE_SLOTS..(index + 1) * QUEUE_SLOTS];
+        let occupied = mask.iter().take_while(|&&m| m > 0.0).count();
+        assert!(
+            mask[occupied..].iter().all(|&m| m == 0.0),
+            "decision {index}: occupied slots are not a prefix of the queue"
+        );
+        occupied
+    }
+}
+
+/// The widths decisions are grouped by: a decision with `k` occupied slots is evaluated on the
+/// first `w` slots, `w` the smallest width `>= k`. Slots past `w` are padding for every decision
+/// of the group: the actor's masked softmax gives them no mass (their `exp` is exactly 0 in
+/// `f32`), and their constant padding row enters the critic through one shared product. So the
+/// update computes what the whole 128-slot observation gives, at the cost of the occupied slots:
+/// on RLTune's Philly setting 80% of the decisions see one waiting job and the mean is 5 to 6,
+/// so an epoch of 100 episodes evaluates about 150,000 job rows per step instead of 3.3 million.
+const GROUP_WIDTHS: [usize; 12] = [1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, QUEUE_SLOTS];
+
+/// Job rows per group at most (a group of one width is split into chunks): smaller tensors stay
+/// in the allocator's heap and in cache. 16,384 measured fastest of 4,096 to 1,000,000.
+const MAX_GROUP_ROWS: usize = 16_384;
+
+/// The decisions of one width, as tensors.
+struct Group {
+    width: usize,
+    len: usize,
+    /// `[len, width, JOB_FEATURES]`.
+    observations: Tensor<3>,
+    /// `[len, width * JOB_FEATURES]`.
+    flat: Tensor<2>,
+    /// `[1, (QUEUE_SLOTS - width) * JOB_FEATURES]`: the padding past the width, if any.
+    padding: Option<Tensor<2>>,
+    masks: Tensor<2>,
+    actions: Tensor<2, Int>,
+    log_probs: Tensor<1>,
+    advantages: Tensor<1>,
+    returns: Tensor<1>,
+}
+
+/// Splits the batch into groups of [`GROUP_WIDTHS`] of at most [`MAX_GROUP_ROWS`] rows, keeping
+/// batch order within each group.
+fn groups(batch: &Batch, device: &Device) -> Vec<Group> {
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); GROUP_WIDTHS.len()];
+    for index in 0..batch.len() {
+        let occupied = batch.occupied(index);
+        let group = GROUP_WIDTHS.iter().position(|&width| width >= occupied).expect("at most QUEUE_SLOTS slots");
+        members[group].push(index);
+    }
+    GROUP_WIDTHS
+        .iter()
+        .zip(members)
+        .flat_map(|(&width, members)| {
+            let len = (MAX_GROUP_ROWS / width).max(1);
+            members.chunks(len).map(|chunk| (width, chunk.to_vec())).collect::<Vec<_>>()
+        })
+        .map(|(width, members)| {
+            let len = members.len();
+            let mut observations = Vec::with_capacity(len * width * JOB_FEATURES);
+            let mut masks = Vec::with_capacity(len * width);
+            for &index in &members {
+                let start = index * OBSERVATION;
+                observations.extend_from_slice(&batch.observations[start..start + width * JOB_FEATURES]);
+                masks.extend_from_slice(&batch.masks[index * QUEUE_SLOTS..index * QUEUE_SLOTS + width]);
+            }
+            let pick = |values: &[f32]| members.iter().map(|&index| values[index]).collect::<Vec<f32>>();
+            let actions: Vec<i64> = members.iter().map(|&index| batch.actions[index]).collect();
+            let padding = (width < QUEUE_SLOTS).then(|| {
+                let row: Vec<f32> =
+                    EMPTY_SLOT.iter().copied().cycle().take((QUEUE_SLOTS - width) * JOB_FEATURES).collect();
+                let columns = row.len();
+                Tensor::<2>::from_data(TensorData::new(row, [1, columns]), device)
+            });
+            let observations =
+                Tensor::<3>::from_data(TensorData::new(observations, [len, width, JOB_FEATURES]), device);
+            Group {
+                width,
+                len,
+                flat: observations.clone().reshape([len, width * JOB_FEATURES]),
+                observations,
+                padding,
+                masks: Tensor::<2>::from_data(TensorData::new(masks, [len, width]), device),
+                actions: Tensor::<2, Int>::from_data(TensorData::new(actions, [len, 1]), device),
+                log_probs: Tensor::<1>::from_data(TensorData::new(pick(&batch.log_probs), [len]), device),
+                advantages: Tensor::<1>::from_data(TensorData::new(pick(&batch.advantages), [len]), device),
+                returns: Tensor::<1>::from_data(TensorData::new(pick(&batch.returns), [len]), device),
+            }
+        })
+        .collect()
 }
 
 /// What an update did.
@@ -176,58 +275,92 @@ fn scalar(tensor: Tensor<1>) -> f64 {
     f64::from(tensor.into_data().try_to_vec::<f32>().expect("f32")[0])
 }
 
-/// The policy loss and approximate KL of the current actor on the batch.
-fn policy_loss(actor: &Net, tensors: &Tensors, clip: f64) -> (Tensor<1>, Tensor<1>) {
-    let b = tensors.b;
-    let scores = actor.forward(tensors.observations.clone()).reshape([b, QUEUE_SLOTS]);
-    let masked = scores + (tensors.masks.clone() - 1.0) * MASK_PENALTY;
-    let log_all = log_softmax(masked, 1);
-    let log_p: Tensor<1> = log_all.gather(1, tensors.actions.clone()).reshape([b]);
-    let ratio = (log_p.clone() - tensors.log_probs.clone()).exp();
-    let adv = tensors.advantages.clone();
-    let positive = adv.clone().greater_elem(0.0).float();
-    let min_adv = positive.clone() * adv.clone() * (1.0 + clip) + (positive.neg() + 1.0) * adv.clone() * (1.0 - clip);
-    let loss = (ratio * adv).min_pair(min_adv).mean().neg();
-    let kl = (tensors.log_probs.clone() - log_p).mean();
-    (loss, kl)
+/// The policy loss and approximate KL of the current actor on the batch (means over its `total`
+/// decisions).
+///
+/// A decision with one occupied slot has `log p = 0` whatever the actor's weights, so it adds a
+/// constant to the loss (`min(A / p_old, clip(A))`, `p_old = 1` when sampled) and to the KL
+/// (`log p_old`, 0) and nothing to the gradient: when any group has more slots, those decisions
+/// are added as these constants without running the actor on them.
+fn policy_loss(actor: &Net, groups: &[Group], total: usize, clip: f64) -> (Tensor<1>, Tensor<1>) {
+    let skip_single = groups.iter().any(|group| group.width > 1);
+    let (mut constant, mut kl_constant) = (0.0, 0.0);
+    let mut objective: Option<Tensor<1>> = None;
+    let mut kl: Option<Tensor<1>> = None;
+    for group in groups {
+        if skip_single && group.width == 1 {
+            let advantages = group.advantages.clone().into_data().try_to_vec::<f32>().expect("f32");
+            let old = group.log_probs.clone().into_data().try_to_vec::<f32>().expect("f32");
+            for (&advantage, &old) in advantages.iter().zip(&old) {
+                let (advantage, ratio) = (f64::from(advantage), (-f64::from(old)).exp());
+                let clipped = if advantage > 0.0 { (1.0 + clip) * advantage } else { (1.0 - clip) * advantage };
+                constant += (ratio * advantage).min(clipped);
+                kl_constant += f64::from(old);
+            }
+            continue;
+        }
+        let scores = actor.forward(group.observations.clone()).reshape([group.len, group.width]);
+        let masked = scores + (group.masks.clone() - 1.0) * MASK_PENALTY;
+        let log_all = log_softmax(masked, 1);
+        let log_p: Tensor<1> = log_all.gather(1, group.actions.clone()).reshape([group.len]);
+        let ratio = (log_p.clone() - group.log_probs.clone()).exp();
+        let adv = group.advantages.clone();
+        let positive = adv.clone().greater_elem(0.0).float();
+        let min_adv =
+            positive.clone() * adv.clone() * (1.0 + clip) + (positive.neg() + 1.0) * adv.clone() * (1.0 - clip);
+        let sum = (ratio * adv).min_pair(min_adv).sum();
+        let kl_sum = (group.log_probs.clone() - log_p).sum();
+        objective = Some(objective.map_or(sum.clone(), |total| total + sum));
+        kl = Some(kl.map_or(kl_sum.clone(), |total| total + kl_sum));
+    }
+    let total = total as f64;
+    let objective = objective.expect("a non-empty batch").add_scalar(constant);
+    let kl = kl.expect("a non-empty batch").add_scalar(kl_constant);
+    (objective.div_scalar(total).neg(), kl.div_scalar(total))
 }
 
-struct Tensors {
-    b: usize,
-    observations: Tensor<3>,
-    flat: Tensor<2>,
-    masks: Tensor<2>,
-    actions: Tensor<2, Int>,
-    log_probs: Tensor<1>,
-    advantages: Tensor<1>,
-    returns: Tensor<1>,
+/// The critic's values of a group: its first layer sees the group's slots and, through one
+/// shared product, the padding past them.
+fn values(critic: &Net, group: &Group) -> Tensor<1> {
+    let first = &critic.layers[0];
+    let weight = first.weight.val();
+    let inputs = group.width * JOB_FEATURES;
+    let mut hidden = group.flat.clone().matmul(weight.clone().narrow(0, 0, inputs));
+    if let Some(padding) = &group.padding {
+        hidden = hidden + padding.clone().matmul(weight.narrow(0, inputs, OBSERVATION - inputs));
+    }
+    if let Some(bias) = &first.bias {
+        hidden = hidden + bias.val().unsqueeze::<2>();
+    }
+    let last = critic.layers.len() - 1;
+    let mut x = if last == 0 { hidden } else { relu(hidden) };
+    for (index, layer) in critic.layers.iter().enumerate().skip(1) {
+        x = layer.forward(x);
+        if index < last {
+            x = relu(x);
+        }
+    }
+    x.reshape([group.len])
+}
+
+/// The value loss: the mean squared error over the batch's `total` decisions.
+fn value_loss(critic: &Net, groups: &[Group], total: usize) -> Tensor<1> {
+    let mut sum: Option<Tensor<1>> = None;
+    for group in groups {
+        let squared = (group.returns.clone() - values(critic, group)).powf_scalar(2.0).sum();
+        sum = Some(sum.map_or(squared.clone(), |total| total + squared));
+    }
+    sum.expect("a non-empty batch").div_scalar(total as f64)
 }
 
 /// Runs one PPO update on `batch`.
 pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) -> UpdateStats {
-    let b = batch.len();
-    let device = &learner.device;
-    let tensors = Tensors {
-        b,
-        observations: Tensor::<3>::from_data(
-            TensorData::new(batch.observations.clone(), [b, QUEUE_SLOTS, JOB_FEATURES]),
-            device,
-        ),
-        flat: Tensor::<3>::from_data(
-            TensorData::new(batch.observations.clone(), [b, QUEUE_SLOTS, JOB_FEATURES]),
-            device,
-        )
-        .reshape([b, OBSERVATION]),
-        masks: Tensor::<2>::from_data(TensorData::new(batch.masks.clone(), [b, QUEUE_SLOTS]), device),
-        actions: Tensor::<2, Int>::from_data(TensorData::new(batch.actions.clone(), [b, 1]), device),
-        log_probs: Tensor::<1>::from_data(TensorData::new(batch.log_probs.clone(), [b]), device),
-        advantages: Tensor::<1>::from_data(TensorData::new(batch.advantages.clone(), [b]), device),
-        returns: Tensor::<1>::from_data(TensorData::new(batch.returns.clone(), [b]), device),
-    };
+    let total = batch.len();
+    let groups = groups(batch, &learner.device);
     let mut actor = learner.actor.take().expect("actor present");
     let mut pi_steps = 0;
     for _ in 0..config.pi_iters {
-        let (loss, kl) = policy_loss(&actor, &tensors, config.clip_ratio);
+        let (loss, kl) = policy_loss(&actor, &groups, total, config.clip_ratio);
         let kl = scalar(kl.detach());
         let grads = GradientsParams::from_grads(loss.backward(), &actor);
         actor = learner.actor_optim.step(config.pi_lr, actor, grads);
@@ -236,18 +369,14 @@ pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) ->
             break;
         }
     }
-    let (_, kl) = policy_loss(&actor, &tensors, config.clip_ratio);
+    let (_, kl) = policy_loss(&actor, &groups, total, config.clip_ratio);
     let kl = scalar(kl.detach());
     learner.actor = Some(actor);
 
     let mut critic = learner.critic.take().expect("critic present");
-    let value_loss = |critic: &Net| {
-        let values: Tensor<1> = critic.forward(tensors.flat.clone()).reshape([b]);
-        (tensors.returns.clone() - values).powf_scalar(2.0).mean()
-    };
-    let loss_v = scalar(value_loss(&critic).detach());
+    let loss_v = scalar(value_loss(&critic, &groups, total).detach());
     for _ in 0..config.v_iters {
-        let loss = value_loss(&critic);
+        let loss = value_loss(&critic, &groups, total);
         let grads = GradientsParams::from_grads(loss.backward(), &critic);
         critic = learner.critic_optim.step(config.vf_lr, critic, grads);
     }
@@ -270,6 +399,68 @@ mod tests {
             layer.w[row * layer.outputs] = if index == last { theta } else { 1.0 };
         }
         mlp
+    }
+
+    #[test]
+    fn grouped_losses_equal_the_whole_observations_losses() {
+        use rand::{Rng, SeedableRng};
+        // Random Glorot networks, and decisions with every occupied count from 1 to 128 (every
+        // group width, full and partly full), padded as `observe` pads them.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let agent =
+            Agent { actor: crate::glorot(&ACTOR_LAYERS, &mut rng), critic: crate::glorot(&CRITIC_LAYERS, &mut rng) };
+        let mut batch = Batch {
+            observations: Vec::new(),
+            masks: Vec::new(),
+            actions: Vec::new(),
+            log_probs: Vec::new(),
+            advantages: Vec::new(),
+            returns: Vec::new(),
+        };
+        let counts: Vec<usize> = (1..=QUEUE_SLOTS).chain([1, 3, 4, 5, 64, 65]).collect();
+        for &occupied in &counts {
+            for slot in 0..QUEUE_SLOTS {
+                if slot < occupied {
+                    batch.observations.extend((0..JOB_FEATURES).map(|_| rng.random::<f32>()));
+                } else {
+                    batch.observations.extend_from_slice(&EMPTY_SLOT);
+                }
+                batch.masks.push(if slot < occupied { 1.0 } else { 0.0 });
+            }
+            batch.actions.push(rng.random_range(0..occupied) as i64);
+            batch.log_probs.push(-(occupied as f32).ln() + rng.random_range(-0.3..0.3));
+            batch.advantages.push(rng.random_range(-2.0..2.0));
+            batch.returns.push(rng.random_range(-1.0..1.0));
+        }
+        // The reference: the whole 128-slot observation through the inference code, in f64.
+        let clip = 0.2;
+        let (mut objective, mut kl, mut squared) = (0.0, 0.0, 0.0);
+        for index in 0..batch.len() {
+            let observation = &batch.observations[index * OBSERVATION..(index + 1) * OBSERVATION];
+            let mask: Vec<bool> =
+                batch.masks[index * QUEUE_SLOTS..(index + 1) * QUEUE_SLOTS].iter().map(|&m| m > 0.0).collect();
+            let log_p = schedlab_policies_rltune::network::log_softmax(&agent.logits(observation, &mask))
+                [batch.actions[index] as usize];
+            let old = f64::from(batch.log_probs[index]);
+            let advantage = f64::from(batch.advantages[index]);
+            let clipped = if advantage > 0.0 { (1.0 + clip) * advantage } else { (1.0 - clip) * advantage };
+            objective += ((log_p - old).exp() * advantage).min(clipped);
+            kl += old - log_p;
+            squared += (f64::from(batch.returns[index]) - f64::from(agent.value(observation))).powi(2);
+        }
+        let n = batch.len() as f64;
+        let learner = Learner::new(&agent);
+        let groups = groups(&batch, &learner.device);
+        assert_eq!(groups.iter().map(|group| group.width).collect::<Vec<_>>(), GROUP_WIDTHS.to_vec());
+        let actor = learner.actor.as_ref().expect("actor");
+        let critic = learner.critic.as_ref().expect("critic");
+        let (loss, approx_kl) = policy_loss(actor, &groups, batch.len(), clip);
+        let close = |got: f64, want: f64, what: &str| {
+            assert!((got - want).abs() <= 1e-5 * want.abs().max(1.0), "{what}: grouped {got}, whole observation {want}")
+        };
+        close(scalar(loss), -objective / n, "policy loss");
+        close(scalar(approx_kl), kl / n, "approximate KL");
+        close(scalar(value_loss(critic, &groups, batch.len())), squared / n, "value loss");
     }
 
     #[test]

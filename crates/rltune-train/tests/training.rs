@@ -39,14 +39,14 @@ fn the_same_seed_gives_the_same_weights_on_any_thread_count() {
     let jobs = workload();
     let perf = TraceDuration::uniform();
     let env = Environment { cluster: philly(), jobs: &jobs, perf: &perf };
-    let (a, curve) = train(&env, &tiny(3), |_| {}).unwrap();
+    let (a, curve) = train(&env, &tiny(3), |_, _| {}).unwrap();
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let (b, _) = one_thread.install(|| train(&env, &tiny(3), |_| {})).unwrap();
+    let (b, _) = one_thread.install(|| train(&env, &tiny(3), |_, _| {})).unwrap();
     assert_eq!(a.to_json(), b.to_json());
     assert_eq!(curve.len(), 2);
     assert!(curve.iter().all(|epoch| epoch.steps >= 3 * 32 && epoch.pi_steps >= 1));
     // The update moved the weights, and they load as a policy's weights.
-    let (c, _) = train(&env, &tiny(4), |_| {}).unwrap();
+    let (c, _) = train(&env, &tiny(4), |_, _| {}).unwrap();
     assert_ne!(a.to_json(), c.to_json());
     assert_eq!(Agent::from_json(&a.to_json()).unwrap(), a);
 }
@@ -56,6 +56,6 @@ fn too_small_a_workload_is_refused_with_the_numbers() {
     let jobs = workload();
     let perf = TraceDuration::uniform();
     let env = Environment { cluster: philly(), jobs: &jobs[..50], perf: &perf };
-    let error = train(&env, &tiny(0), |_| {}).err().unwrap();
+    let error = train(&env, &tiny(0), |_, _| {}).err().unwrap();
     assert!(error.contains("the workload has 50"), "{error}");
 }

@@ -124,10 +124,13 @@ fn same_pool(a: &JobView, b: &JobView) -> bool {
     a.pool == b.pool && a.feasible_types == b.feasible_types
 }
 
+/// The features of an empty slot (the authors' padding: `[0, 1, 1, 1, 1, 1, 0]`).
+pub const EMPTY_SLOT: [f32; JOB_FEATURES] = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+
 /// The observation of the first [`QUEUE_SLOTS`] jobs of `visible` (already in the agent's order)
 /// and the mask of occupied slots.
 pub struct Observation {
-    /// `QUEUE_SLOTS * JOB_FEATURES` features; empty slots hold `[0, 1, 1, 1, 1, 1, 0]`.
+    /// `QUEUE_SLOTS * JOB_FEATURES` features; empty slots hold [`EMPTY_SLOT`].
     pub features: Vec<f32>,
     /// True for occupied slots.
     pub mask: Vec<bool>,
@@ -184,7 +187,7 @@ pub fn observe(now: Time, cluster: &ClusterView, visible: &[&JobView], rules: &P
         features.extend(row.iter().map(|&v| v as f32));
     }
     for _ in visible.len()..QUEUE_SLOTS {
-        features.extend_from_slice(&[0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
+        features.extend_from_slice(&EMPTY_SLOT);
     }
     debug_assert_eq!(features.len(), QUEUE_SLOTS * JOB_FEATURES);
     Observation { features, mask }
