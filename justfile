@@ -41,7 +41,7 @@ simulate *ARGS:
     cargo run --release --quiet -p schedlab-cli -- simulate {{ARGS}}
 
 # Train RLTune's agent on a spec's workload (e.g. the shipped Philly weights:
-# `just train-rltune crates/policies/rltune/weights/philly-train.yaml crates/policies/rltune/weights/philly.json --epochs 60 --trajectories 20`;
+# `just train-rltune crates/policies/rltune/weights/philly-train.yaml crates/policies/rltune/weights/philly.json`;
 # the same as `schedlab train rltune --trace philly ...` in a build with `--features train`).
 train-rltune SPEC OUT *FLAGS:
     cargo run --release --quiet -p schedlab-rltune-train --bin rltune-train -- {{SPEC}} {{OUT}} {{FLAGS}}
