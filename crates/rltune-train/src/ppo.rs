@@ -463,6 +463,87 @@ mod tests {
         close(scalar(value_loss(critic, &groups, batch.len())), squared / n, "value loss");
     }
 
+    /// The batch's policy loss as the authors compute it: every decision over all 128 slots.
+    fn whole_policy_loss(actor: &Net, batch: &Batch, device: &Device, clip: f64) -> Tensor<1> {
+        let b = batch.len();
+        let tensor1 = |values: &[f32]| Tensor::<1>::from_data(TensorData::new(values.to_vec(), [b]), device);
+        let observations =
+            Tensor::<3>::from_data(TensorData::new(batch.observations.clone(), [b, QUEUE_SLOTS, JOB_FEATURES]), device);
+        let masks = Tensor::<2>::from_data(TensorData::new(batch.masks.clone(), [b, QUEUE_SLOTS]), device);
+        let actions = Tensor::<2, Int>::from_data(TensorData::new(batch.actions.clone(), [b, 1]), device);
+        let scores = actor.forward(observations).reshape([b, QUEUE_SLOTS]);
+        let log_all = log_softmax(scores + (masks - 1.0) * MASK_PENALTY, 1);
+        let log_p: Tensor<1> = log_all.gather(1, actions).reshape([b]);
+        let adv = tensor1(&batch.advantages);
+        let ratio = (log_p - tensor1(&batch.log_probs)).exp();
+        let positive = adv.clone().greater_elem(0.0).float();
+        let min_adv =
+            positive.clone() * adv.clone() * (1.0 + clip) + (positive.neg() + 1.0) * adv.clone() * (1.0 - clip);
+        (ratio * adv).min_pair(min_adv).mean().neg()
+    }
+
+    /// The gradient of every actor weight and bias, flattened in layer order.
+    fn actor_gradient(actor: &Net, loss: Tensor<1>) -> Vec<f32> {
+        let grads = GradientsParams::from_grads(loss.backward(), actor);
+        let mut flat = Vec::new();
+        for layer in &actor.layers {
+            let weight: Tensor<2> = grads.get(layer.weight.id).expect("weight gradient");
+            flat.extend(weight.into_data().try_to_vec::<f32>().expect("f32"));
+            let bias: Tensor<1> = grads.get(layer.bias.as_ref().expect("bias").id).expect("bias gradient");
+            flat.extend(bias.into_data().try_to_vec::<f32>().expect("f32"));
+        }
+        flat
+    }
+
+    #[test]
+    fn grouped_policy_gradient_equals_the_whole_observations_gradient() {
+        use rand::{Rng, SeedableRng};
+        // Decisions of every occupied count, one in three with a single job (as sampled: log p 0).
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let agent =
+            Agent { actor: crate::glorot(&ACTOR_LAYERS, &mut rng), critic: crate::glorot(&CRITIC_LAYERS, &mut rng) };
+        let mut batch = Batch {
+            observations: Vec::new(),
+            masks: Vec::new(),
+            actions: Vec::new(),
+            log_probs: Vec::new(),
+            advantages: Vec::new(),
+            returns: Vec::new(),
+        };
+        for index in 0..3 * QUEUE_SLOTS {
+            let occupied = if index % 3 == 0 { 1 } else { 1 + index / 3 };
+            let mut mask = vec![false; QUEUE_SLOTS];
+            let mut observation = Vec::with_capacity(OBSERVATION);
+            for (slot, occupied_slot) in mask.iter_mut().enumerate() {
+                if slot < occupied {
+                    *occupied_slot = true;
+                    observation.extend((0..JOB_FEATURES).map(|_| rng.random::<f32>()));
+                } else {
+                    observation.extend_from_slice(&EMPTY_SLOT);
+                }
+            }
+            let action = rng.random_range(0..occupied);
+            let log_p = schedlab_policies_rltune::network::log_softmax(&agent.logits(&observation, &mask))[action];
+            batch.observations.extend_from_slice(&observation);
+            batch.masks.extend(mask.iter().map(|&m| if m { 1.0f32 } else { 0.0 }));
+            batch.actions.push(action as i64);
+            batch.log_probs.push(log_p as f32 + if occupied > 1 { rng.random_range(-0.3..0.3) } else { 0.0 });
+            batch.advantages.push(rng.random_range(-2.0..2.0));
+            batch.returns.push(0.0);
+        }
+        let learner = Learner::new(&agent);
+        let actor = learner.actor.as_ref().expect("actor");
+        let groups = groups(&batch, &learner.device);
+        let (grouped, _) = policy_loss(actor, &groups, batch.len(), 0.2);
+        let grouped = actor_gradient(actor, grouped);
+        let whole = actor_gradient(actor, whole_policy_loss(actor, &batch, &learner.device, 0.2));
+        let scale = whole.iter().fold(0.0f32, |max, g| max.max(g.abs()));
+        assert!(scale > 1e-3, "a gradient to compare: {scale}");
+        for (index, (g, w)) in grouped.iter().zip(&whole).enumerate() {
+            assert!((g - w).abs() <= 1e-4 * scale, "parameter {index}: grouped {g}, whole observation {w}");
+        }
+    }
+
     #[test]
     fn one_ppo_step_on_a_tiny_batch_matches_the_hand_computed_gradient_and_adam_step() {
         // Actor score = theta * feature 0 of the slot; critic value = phi * observation[0]
