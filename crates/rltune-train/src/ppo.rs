@@ -100,6 +100,7 @@ impl Learner {
 }
 
 /// One epoch of decisions, ready for the update.
+#[derive(Default)]
 pub struct Batch {
     observations: Vec<f32>,
     masks: Vec<f32>,
@@ -129,14 +130,7 @@ impl Batch {
     /// (`finish_path(r)`), rewards before it are 0; advantages are GAE and normalised over the
     /// batch with the population standard deviation.
     pub fn from_episodes(episodes: &[Episode], agent: &Agent, gamma: f64, lambda: f64) -> Batch {
-        let mut batch = Batch {
-            observations: Vec::new(),
-            masks: Vec::new(),
-            actions: Vec::new(),
-            log_probs: Vec::new(),
-            advantages: Vec::new(),
-            returns: Vec::new(),
-        };
+        let mut batch = Batch::default();
         for episode in episodes {
             let values: Vec<f64> = episode.steps.iter().map(|step| f64::from(agent.value(&step.observation))).collect();
             let n = values.len();
@@ -401,37 +395,42 @@ mod tests {
         mlp
     }
 
-    #[test]
-    fn grouped_losses_equal_the_whole_observations_losses() {
+    /// Random Glorot networks and one decision per entry of `counts` (its occupied slots), padded as
+    /// `observe` pads them; the old log-probability is the agent's, moved by up to 0.3 when the
+    /// decision had a choice (a single job's is 0, as sampled).
+    fn random_decisions(seed: u64, counts: &[usize]) -> (Agent, Batch) {
         use rand::{Rng, SeedableRng};
-        // Random Glorot networks, and decisions with every occupied count from 1 to 128 (every
-        // group width, full and partly full), padded as `observe` pads them.
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let agent =
             Agent { actor: crate::glorot(&ACTOR_LAYERS, &mut rng), critic: crate::glorot(&CRITIC_LAYERS, &mut rng) };
-        let mut batch = Batch {
-            observations: Vec::new(),
-            masks: Vec::new(),
-            actions: Vec::new(),
-            log_probs: Vec::new(),
-            advantages: Vec::new(),
-            returns: Vec::new(),
-        };
-        let counts: Vec<usize> = (1..=QUEUE_SLOTS).chain([1, 3, 4, 5, 64, 65]).collect();
-        for &occupied in &counts {
-            for slot in 0..QUEUE_SLOTS {
-                if slot < occupied {
-                    batch.observations.extend((0..JOB_FEATURES).map(|_| rng.random::<f32>()));
+        let mut batch = Batch::default();
+        for &occupied in counts {
+            let mask: Vec<bool> = (0..QUEUE_SLOTS).map(|slot| slot < occupied).collect();
+            let mut observation = Vec::with_capacity(OBSERVATION);
+            for &occupied_slot in &mask {
+                if occupied_slot {
+                    observation.extend((0..JOB_FEATURES).map(|_| rng.random::<f32>()));
                 } else {
-                    batch.observations.extend_from_slice(&EMPTY_SLOT);
+                    observation.extend_from_slice(&EMPTY_SLOT);
                 }
-                batch.masks.push(if slot < occupied { 1.0 } else { 0.0 });
             }
-            batch.actions.push(rng.random_range(0..occupied) as i64);
-            batch.log_probs.push(-(occupied as f32).ln() + rng.random_range(-0.3..0.3));
+            let action = rng.random_range(0..occupied);
+            let log_p = schedlab_policies_rltune::network::log_softmax(&agent.logits(&observation, &mask))[action];
+            batch.observations.extend_from_slice(&observation);
+            batch.masks.extend(mask.iter().map(|&m| if m { 1.0f32 } else { 0.0 }));
+            batch.actions.push(action as i64);
+            batch.log_probs.push(log_p as f32 + if occupied > 1 { rng.random_range(-0.3..0.3) } else { 0.0 });
             batch.advantages.push(rng.random_range(-2.0..2.0));
             batch.returns.push(rng.random_range(-1.0..1.0));
         }
+        (agent, batch)
+    }
+
+    #[test]
+    fn grouped_losses_equal_the_whole_observations_losses() {
+        // Every occupied count from 1 to 128 (every group width, full and partly full).
+        let counts: Vec<usize> = (1..=QUEUE_SLOTS).chain([1, 3, 4, 5, 64, 65]).collect();
+        let (agent, batch) = random_decisions(7, &counts);
         // The reference: the whole 128-slot observation through the inference code, in f64.
         let clip = 0.2;
         let (mut objective, mut kl, mut squared) = (0.0, 0.0, 0.0);
@@ -497,40 +496,10 @@ mod tests {
 
     #[test]
     fn grouped_policy_gradient_equals_the_whole_observations_gradient() {
-        use rand::{Rng, SeedableRng};
-        // Decisions of every occupied count, one in three with a single job (as sampled: log p 0).
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-        let agent =
-            Agent { actor: crate::glorot(&ACTOR_LAYERS, &mut rng), critic: crate::glorot(&CRITIC_LAYERS, &mut rng) };
-        let mut batch = Batch {
-            observations: Vec::new(),
-            masks: Vec::new(),
-            actions: Vec::new(),
-            log_probs: Vec::new(),
-            advantages: Vec::new(),
-            returns: Vec::new(),
-        };
-        for index in 0..3 * QUEUE_SLOTS {
-            let occupied = if index % 3 == 0 { 1 } else { 1 + index / 3 };
-            let mut mask = vec![false; QUEUE_SLOTS];
-            let mut observation = Vec::with_capacity(OBSERVATION);
-            for (slot, occupied_slot) in mask.iter_mut().enumerate() {
-                if slot < occupied {
-                    *occupied_slot = true;
-                    observation.extend((0..JOB_FEATURES).map(|_| rng.random::<f32>()));
-                } else {
-                    observation.extend_from_slice(&EMPTY_SLOT);
-                }
-            }
-            let action = rng.random_range(0..occupied);
-            let log_p = schedlab_policies_rltune::network::log_softmax(&agent.logits(&observation, &mask))[action];
-            batch.observations.extend_from_slice(&observation);
-            batch.masks.extend(mask.iter().map(|&m| if m { 1.0f32 } else { 0.0 }));
-            batch.actions.push(action as i64);
-            batch.log_probs.push(log_p as f32 + if occupied > 1 { rng.random_range(-0.3..0.3) } else { 0.0 });
-            batch.advantages.push(rng.random_range(-2.0..2.0));
-            batch.returns.push(0.0);
-        }
+        // Decisions of every occupied count, one in three with a single job.
+        let counts: Vec<usize> =
+            (0..3 * QUEUE_SLOTS).map(|index| if index % 3 == 0 { 1 } else { 1 + index / 3 }).collect();
+        let (agent, batch) = random_decisions(11, &counts);
         let learner = Learner::new(&agent);
         let actor = learner.actor.as_ref().expect("actor");
         let groups = groups(&batch, &learner.device);
