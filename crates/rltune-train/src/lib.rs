@@ -193,7 +193,7 @@ pub fn glorot(widths: &[usize], rng: &mut ChaCha8Rng) -> Mlp {
 /// of the seed).
 #[derive(Clone, Debug)]
 pub struct EpochTiming {
-    /// Seconds spent running the episodes.
+    /// Seconds spent running the episodes and building the batch.
     pub rollouts: f64,
     /// Seconds spent in the PPO update.
     pub update: f64,
