@@ -193,8 +193,6 @@ struct Group {
     len: usize,
     /// `[len, width, JOB_FEATURES]`.
     observations: Tensor<3>,
-    /// `[len, width * JOB_FEATURES]`.
-    flat: Tensor<2>,
     /// `[1, (QUEUE_SLOTS - width) * JOB_FEATURES]`: the padding past the width, if any.
     padding: Option<Tensor<2>>,
     masks: Tensor<2>,
@@ -242,7 +240,6 @@ fn groups(batch: &Batch, device: &Device) -> Vec<Group> {
             Group {
                 width,
                 len,
-                flat: observations.clone().reshape([len, width * JOB_FEATURES]),
                 observations,
                 padding,
                 masks: Tensor::<2>::from_data(TensorData::new(masks, [len, width]), device),
@@ -269,28 +266,49 @@ fn scalar(tensor: Tensor<1>) -> f64 {
     f64::from(tensor.into_data().try_to_vec::<f32>().expect("f32")[0])
 }
 
-/// The policy loss and approximate KL of the current actor on the batch (means over its `total`
-/// decisions).
-///
+/// What the decisions with one occupied slot add to the summed objective and KL, when they are
+/// left out of the actor's forward pass (see [`policy_loss`]).
+#[derive(Clone, Copy, Default)]
+struct SingleSlotTerms {
+    objective: f64,
+    kl: f64,
+}
+
 /// A decision with one occupied slot has `log p = 0` whatever the actor's weights, so it adds a
-/// constant to the loss (`min(A / p_old, clip(A))`, `p_old = 1` when sampled) and to the KL
-/// (`log p_old`, 0) and nothing to the gradient: when any group has more slots, those decisions
-/// are added as these constants without running the actor on them.
-fn policy_loss(actor: &Net, groups: &[Group], total: usize, clip: f64) -> (Tensor<1>, Tensor<1>) {
-    let skip_single = groups.iter().any(|group| group.width > 1);
-    let (mut constant, mut kl_constant) = (0.0, 0.0);
+/// constant to the objective (`min(A / p_old, clip(A))`, `p_old = 1` when sampled) and to the KL
+/// (`log p_old`, 0) and nothing to the gradient. When any group has more slots, those decisions
+/// enter as these constants, computed once per update; otherwise (`None`) the actor runs on them.
+fn single_slot_terms(groups: &[Group], clip: f64) -> Option<SingleSlotTerms> {
+    if !groups.iter().any(|group| group.width > 1) {
+        return None;
+    }
+    let mut terms = SingleSlotTerms::default();
+    for group in groups.iter().filter(|group| group.width == 1) {
+        let advantages = group.advantages.clone().into_data().try_to_vec::<f32>().expect("f32");
+        let old = group.log_probs.clone().into_data().try_to_vec::<f32>().expect("f32");
+        for (&advantage, &old) in advantages.iter().zip(&old) {
+            let (advantage, ratio) = (f64::from(advantage), (-f64::from(old)).exp());
+            let clipped = if advantage > 0.0 { (1.0 + clip) * advantage } else { (1.0 - clip) * advantage };
+            terms.objective += (ratio * advantage).min(clipped);
+            terms.kl += f64::from(old);
+        }
+    }
+    Some(terms)
+}
+
+/// The policy loss and approximate KL of the current actor on the batch (means over its `total`
+/// decisions); `single` is [`single_slot_terms`] of the same groups and clip.
+fn policy_loss(
+    actor: &Net,
+    groups: &[Group],
+    single: Option<SingleSlotTerms>,
+    total: usize,
+    clip: f64,
+) -> (Tensor<1>, Tensor<1>) {
     let mut objective: Option<Tensor<1>> = None;
     let mut kl: Option<Tensor<1>> = None;
     for group in groups {
-        if skip_single && group.width == 1 {
-            let advantages = group.advantages.clone().into_data().try_to_vec::<f32>().expect("f32");
-            let old = group.log_probs.clone().into_data().try_to_vec::<f32>().expect("f32");
-            for (&advantage, &old) in advantages.iter().zip(&old) {
-                let (advantage, ratio) = (f64::from(advantage), (-f64::from(old)).exp());
-                let clipped = if advantage > 0.0 { (1.0 + clip) * advantage } else { (1.0 - clip) * advantage };
-                constant += (ratio * advantage).min(clipped);
-                kl_constant += f64::from(old);
-            }
+        if single.is_some() && group.width == 1 {
             continue;
         }
         let scores = actor.forward(group.observations.clone()).reshape([group.len, group.width]);
@@ -308,8 +326,9 @@ fn policy_loss(actor: &Net, groups: &[Group], total: usize, clip: f64) -> (Tenso
         kl = Some(kl.map_or(kl_sum.clone(), |total| total + kl_sum));
     }
     let total = total as f64;
-    let objective = objective.expect("a non-empty batch").add_scalar(constant);
-    let kl = kl.expect("a non-empty batch").add_scalar(kl_constant);
+    let single = single.unwrap_or_default();
+    let objective = objective.expect("a non-empty batch").add_scalar(single.objective);
+    let kl = kl.expect("a non-empty batch").add_scalar(single.kl);
     (objective.div_scalar(total).neg(), kl.div_scalar(total))
 }
 
@@ -319,7 +338,8 @@ fn values(critic: &Net, group: &Group) -> Tensor<1> {
     let first = &critic.layers[0];
     let weight = first.weight.val();
     let inputs = group.width * JOB_FEATURES;
-    let mut hidden = group.flat.clone().matmul(weight.clone().narrow(0, 0, inputs));
+    let flat: Tensor<2> = group.observations.clone().reshape([group.len, inputs]);
+    let mut hidden = flat.matmul(weight.clone().narrow(0, 0, inputs));
     if let Some(padding) = &group.padding {
         hidden = hidden + padding.clone().matmul(weight.narrow(0, inputs, OBSERVATION - inputs));
     }
@@ -351,10 +371,11 @@ fn value_loss(critic: &Net, groups: &[Group], total: usize) -> Tensor<1> {
 pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) -> UpdateStats {
     let total = batch.len();
     let groups = groups(batch, &learner.device);
+    let single = single_slot_terms(&groups, config.clip_ratio);
     let mut actor = learner.actor.take().expect("actor present");
     let mut pi_steps = 0;
     for _ in 0..config.pi_iters {
-        let (loss, kl) = policy_loss(&actor, &groups, total, config.clip_ratio);
+        let (loss, kl) = policy_loss(&actor, &groups, single, total, config.clip_ratio);
         let kl = scalar(kl.detach());
         let grads = GradientsParams::from_grads(loss.backward(), &actor);
         actor = learner.actor_optim.step(config.pi_lr, actor, grads);
@@ -363,7 +384,7 @@ pub fn ppo_update(learner: &mut Learner, batch: &Batch, config: &TrainConfig) ->
             break;
         }
     }
-    let (_, kl) = policy_loss(&actor, &groups, total, config.clip_ratio);
+    let (_, kl) = policy_loss(&actor, &groups, single, total, config.clip_ratio);
     let kl = scalar(kl.detach());
     learner.actor = Some(actor);
 
@@ -453,7 +474,7 @@ mod tests {
         assert_eq!(groups.iter().map(|group| group.width).collect::<Vec<_>>(), GROUP_WIDTHS.to_vec());
         let actor = learner.actor.as_ref().expect("actor");
         let critic = learner.critic.as_ref().expect("critic");
-        let (loss, approx_kl) = policy_loss(actor, &groups, batch.len(), clip);
+        let (loss, approx_kl) = policy_loss(actor, &groups, single_slot_terms(&groups, clip), batch.len(), clip);
         let close = |got: f64, want: f64, what: &str| {
             assert!((got - want).abs() <= 1e-5 * want.abs().max(1.0), "{what}: grouped {got}, whole observation {want}")
         };
@@ -503,7 +524,7 @@ mod tests {
         let learner = Learner::new(&agent);
         let actor = learner.actor.as_ref().expect("actor");
         let groups = groups(&batch, &learner.device);
-        let (grouped, _) = policy_loss(actor, &groups, batch.len(), 0.2);
+        let (grouped, _) = policy_loss(actor, &groups, single_slot_terms(&groups, 0.2), batch.len(), 0.2);
         let grouped = actor_gradient(actor, grouped);
         let whole = actor_gradient(actor, whole_policy_loss(actor, &batch, &learner.device, 0.2));
         let scale = whole.iter().fold(0.0f32, |max, g| max.max(g.abs()));
