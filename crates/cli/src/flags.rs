@@ -140,12 +140,17 @@ pub struct TrainRltuneArgs {
     /// Seed of initialisation, episode windows and action draws.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// PPO epochs (the paper: 100).
-    #[arg(long, default_value_t = 100)]
-    pub epochs: usize,
+    /// PPO epochs (the paper: 100; the default is 100, or 20 for `--trace helios`).
+    #[arg(long)]
+    pub epochs: Option<usize>,
     /// Episodes per epoch (the paper: 100).
     #[arg(long, default_value_t = 100)]
     pub trajectories: usize,
+    /// Independent trainings with seeds `--seed`, `--seed` + 1, ...; the one with the highest
+    /// mean training reward over its last 5 epochs is kept (the default is 1, the authors'
+    /// procedure, or 3 for `--trace helios`).
+    #[arg(long)]
+    pub candidates: Option<usize>,
     /// Episodes start below this job index; later jobs are held out (the authors: 10000; the
     /// default is 10000, or 4864 for `--trace helios`, whose evaluation starts at job 4864).
     #[arg(long)]

@@ -6,12 +6,25 @@ use crate::flags::{TrainDl2Args, TrainRltuneArgs};
 use anyhow::Result;
 use std::path::PathBuf;
 
-/// The training spec of a built-in setting (`--trace NAME`) and the job index below which its
-/// episodes start (its evaluation spec holds out the jobs after it).
-fn builtin_spec(trace: &str) -> Result<(PathBuf, usize)> {
+/// A built-in RLTune training setting: what `--trace NAME` trains on and with what defaults.
+struct Setting {
+    /// The training spec.
+    spec: PathBuf,
+    /// Episodes start below this job index (its evaluation spec holds out the jobs after it).
+    slice: usize,
+    /// PPO epochs.
+    epochs: usize,
+    /// Independent trainings, the best final training reward kept.
+    candidates: usize,
+}
+
+/// The built-in settings: Philly at the paper's budget, one run; Helios at 20 epochs, three seeds
+/// (one Helios run of the authors' procedure can drift below FCFS: crates/policies/rltune/README.md).
+fn builtin_setting(trace: &str) -> Result<Setting> {
+    let spec = |name: &str| PathBuf::from(format!("crates/policies/rltune/weights/{name}-train.yaml"));
     match trace {
-        "philly" => Ok((PathBuf::from("crates/policies/rltune/weights/philly-train.yaml"), 10_000)),
-        "helios" => Ok((PathBuf::from("crates/policies/rltune/weights/helios-train.yaml"), 4_864)),
+        "philly" => Ok(Setting { spec: spec("philly"), slice: 10_000, epochs: 100, candidates: 1 }),
+        "helios" => Ok(Setting { spec: spec("helios"), slice: 4_864, epochs: 20, candidates: 3 }),
         other => anyhow::bail!(
             "--trace: no built-in RLTune training setting '{other}'; known: philly, helios (or give --spec FILE)"
         ),
@@ -21,21 +34,32 @@ fn builtin_spec(trace: &str) -> Result<(PathBuf, usize)> {
 /// `schedlab train rltune`.
 #[cfg(feature = "train")]
 pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
-    let (spec, slice) = match (&args.spec, &args.trace) {
-        (Some(spec), _) => (spec.clone(), schedlab_rltune_train::TrainConfig::default().batch_job_slice),
-        (None, Some(trace)) => builtin_spec(trace)?,
+    let defaults = schedlab_rltune_train::TrainConfig::default();
+    let setting = match (&args.spec, &args.trace) {
+        (Some(spec), _) => Setting {
+            spec: spec.clone(),
+            slice: defaults.batch_job_slice,
+            epochs: defaults.epochs,
+            candidates: defaults.candidates,
+        },
+        (None, Some(trace)) => builtin_setting(trace)?,
         (None, None) => anyhow::bail!("give --trace NAME or --spec FILE"),
     };
     let config = schedlab_rltune_train::TrainConfig {
         seed: args.seed,
-        epochs: args.epochs,
+        epochs: args.epochs.unwrap_or(setting.epochs),
         trajectories: args.trajectories,
-        batch_job_slice: args.slice.unwrap_or(slice),
-        ..Default::default()
+        batch_job_slice: args.slice.unwrap_or(setting.slice),
+        candidates: args.candidates.unwrap_or(setting.candidates),
+        ..defaults
     };
-    schedlab_rltune_train::train_on_spec(&spec, &args.out, &config, &schedlab_core::DataDir::locate(), &mut |line| {
-        eprintln!("{line}")
-    })
+    schedlab_rltune_train::train_on_spec(
+        &setting.spec,
+        &args.out,
+        &config,
+        &schedlab_core::DataDir::locate(),
+        &|line| eprintln!("{line}"),
+    )
     .map_err(anyhow::Error::msg)
 }
 
@@ -43,7 +67,7 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
 #[cfg(not(feature = "train"))]
 pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
     if let Some(trace) = &args.trace {
-        builtin_spec(trace)?;
+        builtin_setting(trace)?;
     }
     anyhow::bail!(
         "this build has no trainer; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train rltune ...` (or use `just train-rltune`)"

@@ -56,9 +56,25 @@ pub struct TrainConfig {
     pub v_iters: usize,
     /// Target KL; the policy stops once the KL exceeds 1.5 times this (0.01).
     pub target_kl: f64,
+    /// Independent trainings, with seeds `seed`, `seed + 1`, ...; the one kept has the highest
+    /// mean training reward over its last `selection_epochs` epochs (1: the authors' procedure,
+    /// one run and its last weights).
+    #[serde(default = "one")]
+    pub candidates: usize,
+    /// Epochs at the end of each candidate's learning curve that the selection averages (5).
+    #[serde(default = "five")]
+    pub selection_epochs: usize,
     /// Pool rules of the environment (see [`PoolRules`]).
     #[serde(skip)]
     pub rules: PoolRules,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn five() -> usize {
+    5
 }
 
 impl Default for TrainConfig {
@@ -77,6 +93,8 @@ impl Default for TrainConfig {
             pi_iters: 80,
             v_iters: 80,
             target_kl: 0.01,
+            candidates: 1,
+            selection_epochs: 5,
             rules: PoolRules::default(),
         }
     }
@@ -261,35 +279,101 @@ pub fn train(
     Ok((Arc::try_unwrap(agent).unwrap_or_else(|shared| (*shared).clone()), curve))
 }
 
-/// Draws the learning curve to a PNG: each epoch's mean reward and its trailing mean over 5
-/// epochs (a converged run levels off).
-pub fn plot_learning_curve(curve: &[EpochLog], path: &std::path::Path) -> Result<(), String> {
-    let rewards: Vec<(f64, f64)> = curve.iter().map(|epoch| (epoch.epoch as f64, epoch.mean_reward)).collect();
-    let smoothed: Vec<(f64, f64)> = (0..rewards.len())
-        .map(|index| {
-            let window = &rewards[index.saturating_sub(4)..=index];
-            (rewards[index].0, window.iter().map(|&(_, reward)| reward).sum::<f64>() / window.len() as f64)
+/// One of several independent trainings (see [`TrainConfig::candidates`]).
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Its seed.
+    pub seed: u64,
+    /// Its last epoch's weights.
+    pub agent: Agent,
+    /// Its learning curve.
+    pub curve: Vec<EpochLog>,
+}
+
+impl Candidate {
+    /// Mean training reward over the last `epochs` epochs (all of them when there are fewer).
+    pub fn final_reward(&self, epochs: usize) -> f64 {
+        let tail = &self.curve[self.curve.len().saturating_sub(epochs.max(1))..];
+        tail.iter().map(|epoch| epoch.mean_reward).sum::<f64>() / tail.len().max(1) as f64
+    }
+}
+
+/// Trains `config.candidates` agents with seeds `config.seed`, `config.seed + 1`, ... side by
+/// side (each as [`train`] with its own seed, so each is the same on any number of threads) and
+/// returns them all with the index of the one to keep: the highest mean training reward over the
+/// last `config.selection_epochs` epochs, the lowest seed on a tie. Only training rewards enter
+/// the choice; nothing held out does. `progress` hears of every epoch with the candidate's seed.
+pub fn train_candidates(
+    env: &Environment<'_>,
+    config: &TrainConfig,
+    progress: &(dyn Fn(u64, &EpochLog, &EpochTiming) + Sync),
+) -> Result<(Vec<Candidate>, usize), String> {
+    if config.candidates == 0 {
+        return Err("candidates: expected at least 1 training, got 0".to_string());
+    }
+    let candidates: Vec<Candidate> = (0..config.candidates as u64)
+        .into_par_iter()
+        .map(|offset| {
+            let seed = config.seed + offset;
+            let config = TrainConfig { seed, ..config.clone() };
+            let (agent, curve) = train(env, &config, |epoch, timing| progress(seed, epoch, timing))?;
+            Ok(Candidate { seed, agent, curve })
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
+    let mut kept = 0;
+    for (index, candidate) in candidates.iter().enumerate() {
+        if candidate.final_reward(config.selection_epochs) > candidates[kept].final_reward(config.selection_epochs) {
+            kept = index;
+        }
+    }
+    Ok((candidates, kept))
+}
+
+/// Draws the learning curve to a PNG: each epoch's mean reward and its trailing mean over 5
+/// epochs (a converged run levels off), and the trailing means of the other candidates of a
+/// multi-seed training, if any, given as (seed, curve).
+pub fn plot_learning_curve(
+    curve: &[EpochLog],
+    others: &[(u64, Vec<EpochLog>)],
+    path: &std::path::Path,
+) -> Result<(), String> {
+    let rewards: Vec<(f64, f64)> = curve.iter().map(|epoch| (epoch.epoch as f64, epoch.mean_reward)).collect();
+    let trailing = |curve: &[EpochLog]| -> Vec<(f64, f64)> {
+        (0..curve.len())
+            .map(|index| {
+                let window = &curve[index.saturating_sub(4)..=index];
+                (
+                    curve[index].epoch as f64,
+                    window.iter().map(|epoch| epoch.mean_reward).sum::<f64>() / window.len() as f64,
+                )
+            })
+            .collect()
+    };
+    let mut lines =
+        vec![("per epoch".to_string(), rewards), ("mean of the last 5 epochs".to_string(), trailing(curve))];
+    for (seed, other) in others {
+        lines.push((format!("seed {seed} (not kept), mean of the last 5"), trailing(other)));
+    }
     schedlab_experiment::plots::line_chart_png(
         path,
         "RLTune training: reward (FCFS bsld - agent bsld) / max",
         "epoch",
         "mean episode reward",
-        vec![("per epoch".to_string(), rewards), ("mean of the last 5 epochs".to_string(), smoothed)],
+        lines,
     )
 }
 
 /// Trains on the workload, cluster and perf model of an experiment spec (its first run) and
 /// writes the weights to `out`, a manifest (spec, workload report, config, version, learning
-/// curve) beside it with `.manifest.json` in place of `.json`, and the learning curve's plot
-/// (`.learning-curve.png`). Progress lines go to `log`.
+/// curve; with several candidates, every candidate's curve and the one kept) beside it with
+/// `.manifest.json` in place of `.json`, and the learning curve's plot (`.learning-curve.png`).
+/// Progress lines go to `log`.
 pub fn train_on_spec(
     spec_path: &std::path::Path,
     out: &std::path::Path,
     config: &TrainConfig,
     data: &schedlab_core::DataDir,
-    log: &mut dyn FnMut(String),
+    log: &(dyn Fn(String) + Sync),
 ) -> Result<(), String> {
     if out.extension().and_then(|extension| extension.to_str()) != Some("json") {
         return Err(format!("{}: the weights file must end in .json", out.display()));
@@ -310,18 +394,28 @@ pub fn train_on_spec(
         perf: experiment.setup.perf.as_ref(),
     };
     let started = std::time::Instant::now();
+    let seeds = if config.candidates > 1 {
+        format!(
+            "seeds {}..={} (keeping the best final training reward)",
+            config.seed,
+            config.seed + config.candidates as u64 - 1
+        )
+    } else {
+        format!("seed {}", config.seed)
+    };
     log(format!(
-        "training on {} jobs of {} (episodes start below job {}): {} epochs x {} trajectories, seed {}",
+        "training on {} jobs of {} (episodes start below job {}): {} epochs x {} trajectories, {seeds}",
         workload.jobs.len(),
         spec_path.display(),
         config.batch_job_slice,
         config.epochs,
         config.trajectories,
-        config.seed
     ));
-    let (agent, curve) = train(&env, config, |epoch, timing| {
+    let several = config.candidates > 1;
+    let (candidates, kept) = train_candidates(&env, config, &|seed, epoch, timing| {
         log(format!(
-            "epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {} ({:.1} jobs in view)  pi steps {}  kl {:.4}  (episodes {:.1} s, update {:.1} s; {:.0} s in all)",
+            "{}epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {} ({:.1} jobs in view)  pi steps {}  kl {:.4}  (episodes {:.1} s, update {:.1} s; {:.0} s in all)",
+            if several { format!("seed {seed} ") } else { String::new() },
             epoch.epoch,
             epoch.mean_reward,
             epoch.mean_rl_bsld,
@@ -335,8 +429,9 @@ pub fn train_on_spec(
             started.elapsed().as_secs_f64()
         ))
     })?;
-    std::fs::write(out, agent.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
-    let manifest = serde_json::json!({
+    let chosen = &candidates[kept];
+    std::fs::write(out, chosen.agent.to_json()).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut manifest = serde_json::json!({
         "spec": spec_path.display().to_string(),
         "workload": workload.report,
         "jobs": workload.jobs.len(),
@@ -344,13 +439,42 @@ pub fn train_on_spec(
         "baseline": plan.policy.to_string(),
         "tool_version": env!("CARGO_PKG_VERSION"),
         "nn_library": "burn 0.22.1, Flex backend (one thread)",
-        "learning_curve": curve,
+        "learning_curve": chosen.curve,
     });
+    if several {
+        manifest["selection"] = serde_json::json!({
+            "rule": format!(
+                "the candidate with the highest mean training reward over its last {} epochs (ties: the lowest seed)",
+                config.selection_epochs
+            ),
+            "kept_seed": chosen.seed,
+            "candidates": candidates.iter().map(|candidate| serde_json::json!({
+                "seed": candidate.seed,
+                "final_mean_reward": candidate.final_reward(config.selection_epochs),
+                "weights_sha256": schedlab_experiment::runner::sha256_hex(candidate.agent.to_json().as_bytes()),
+                "learning_curve": candidate.curve,
+            })).collect::<Vec<_>>(),
+        });
+        for candidate in &candidates {
+            log(format!(
+                "seed {}: mean reward of the last {} epochs {:+.4}{}",
+                candidate.seed,
+                config.selection_epochs,
+                candidate.final_reward(config.selection_epochs),
+                if candidate.seed == chosen.seed { " (kept)" } else { "" }
+            ));
+        }
+    }
     let manifest_path = out.with_extension("manifest.json");
     std::fs::write(&manifest_path, serde_json::to_string_pretty(&manifest).expect("json") + "\n")
         .map_err(|e| format!("{}: {e}", manifest_path.display()))?;
     let png = out.with_extension("learning-curve.png");
-    plot_learning_curve(&curve, &png)?;
+    let others: Vec<(u64, Vec<EpochLog>)> = candidates
+        .iter()
+        .filter(|candidate| candidate.seed != chosen.seed)
+        .map(|candidate| (candidate.seed, candidate.curve.clone()))
+        .collect();
+    plot_learning_curve(&chosen.curve, &others, &png)?;
     log(format!(
         "wrote {}, {} and {} in {:.0} s",
         out.display(),

@@ -4,7 +4,7 @@
 use schedlab_cluster::TraceDuration;
 use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
 use schedlab_policies_rltune::network::Agent;
-use schedlab_rltune_train::{Environment, TrainConfig, train};
+use schedlab_rltune_train::{Environment, TrainConfig, train, train_candidates};
 use std::sync::Arc;
 
 fn philly() -> Arc<ClusterSpec> {
@@ -58,4 +58,24 @@ fn too_small_a_workload_is_refused_with_the_numbers() {
     let env = Environment { cluster: philly(), jobs: &jobs[..50], perf: &perf };
     let error = train(&env, &tiny(0), |_, _| {}).err().unwrap();
     assert!(error.contains("the workload has 50"), "{error}");
+}
+
+#[test]
+fn several_candidates_are_the_single_runs_of_their_seeds_and_the_best_final_reward_is_kept() {
+    let jobs = workload();
+    let perf = TraceDuration::uniform();
+    let env = Environment { cluster: philly(), jobs: &jobs, perf: &perf };
+    let config = TrainConfig { candidates: 3, selection_epochs: 1, ..tiny(5) };
+    let (candidates, kept) = train_candidates(&env, &config, &|_, _, _| {}).unwrap();
+    assert_eq!(candidates.iter().map(|candidate| candidate.seed).collect::<Vec<_>>(), [5, 6, 7]);
+    for candidate in &candidates {
+        let (alone, curve) = train(&env, &tiny(candidate.seed), |_, _| {}).unwrap();
+        assert_eq!(candidate.agent.to_json(), alone.to_json(), "seed {}", candidate.seed);
+        assert_eq!(candidate.curve, curve);
+    }
+    let last = |index: usize| candidates[index].curve.last().unwrap().mean_reward;
+    assert!((0..3).all(|index| last(kept) >= last(index)), "kept {kept}");
+    assert!((0..kept).all(|index| last(index) < last(kept)), "a tie goes to the lowest seed");
+    let none = TrainConfig { candidates: 0, ..tiny(5) };
+    assert!(train_candidates(&env, &none, &|_, _, _| {}).is_err());
 }

@@ -34,9 +34,9 @@ pub struct Dense {
 }
 
 impl Dense {
-    fn forward(&self, x: &[f32], y: &mut Vec<f32>, relu: bool) {
-        y.clear();
-        y.extend_from_slice(&self.b);
+    /// `y = x W + b`, then ReLU if asked; `y` holds `outputs` values.
+    fn forward(&self, x: &[f32], y: &mut [f32], relu: bool) {
+        y.copy_from_slice(&self.b);
         for (i, &xi) in x.iter().enumerate() {
             if xi == 0.0 {
                 continue;
@@ -53,6 +53,9 @@ impl Dense {
         }
     }
 }
+
+/// Widest layer output [`Mlp::scalar`] evaluates on the stack (the agent's widest is 32).
+const STACK_WIDTH: usize = 64;
 
 /// A multilayer perceptron with ReLU between layers and a linear output.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,10 +88,23 @@ impl Mlp {
 
     /// Evaluates the network on one input; returns its single output.
     pub fn scalar(&self, x: &[f32]) -> f32 {
+        let last = self.layers.len() - 1;
+        if self.layers.iter().all(|layer| layer.outputs <= STACK_WIDTH) {
+            // Two buffers on the stack: no allocation per job and decision.
+            let (mut a, mut b) = ([0.0f32; STACK_WIDTH], [0.0f32; STACK_WIDTH]);
+            let mut width = x.len();
+            for (index, layer) in self.layers.iter().enumerate() {
+                let input = if index == 0 { x } else { &a[..width] };
+                layer.forward(input, &mut b[..layer.outputs], index < last);
+                width = layer.outputs;
+                std::mem::swap(&mut a, &mut b);
+            }
+            return a[0];
+        }
         let mut a = x.to_vec();
         let mut b = Vec::new();
-        let last = self.layers.len() - 1;
         for (index, layer) in self.layers.iter().enumerate() {
+            b.resize(layer.outputs, 0.0);
             layer.forward(&a, &mut b, index < last);
             std::mem::swap(&mut a, &mut b);
         }
@@ -163,9 +179,16 @@ impl Agent {
     /// Returns the masked logits of every slot: the kernel's score for occupied slots, the
     /// score minus [`MASK_PENALTY`] for empty ones (as the authors' `categorical_policy`).
     pub fn logits(&self, observation: &[f32], mask: &[bool]) -> Vec<f32> {
+        // Empty slots all hold the same features: score them once.
+        let mut empty_score = None;
         (0..QUEUE_SLOTS)
             .map(|slot| {
-                let score = self.actor.scalar(&observation[slot * JOB_FEATURES..(slot + 1) * JOB_FEATURES]);
+                let features = &observation[slot * JOB_FEATURES..(slot + 1) * JOB_FEATURES];
+                let score = if features == crate::observation::EMPTY_SLOT {
+                    *empty_score.get_or_insert_with(|| self.actor.scalar(features))
+                } else {
+                    self.actor.scalar(features)
+                };
                 if mask[slot] { score } else { score - MASK_PENALTY }
             })
             .collect()

@@ -17,9 +17,27 @@ pub fn digest(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().take(4).map(|byte| format!("{byte:02x}")).collect()
 }
 
+/// A built-in weights file's digest and parsed agent, computed once per process (every run of a
+/// sweep would otherwise hash and parse the same text).
+struct Parsed {
+    digest: String,
+    agent: Result<Arc<Agent>, String>,
+}
+
+/// The parsed form of `BUILTIN_WEIGHTS[index]`.
+fn parsed_builtin(index: usize) -> &'static Parsed {
+    static PARSED: [std::sync::OnceLock<Parsed>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    const _: () = assert!(BUILTIN_WEIGHTS.len() == 2, "one OnceLock per built-in weights file");
+    PARSED[index].get_or_init(|| {
+        let text = BUILTIN_WEIGHTS[index].1;
+        Parsed { digest: digest(text), agent: Agent::from_json(text).map(Arc::new) }
+    })
+}
+
 /// Where the agent's weights come from.
 enum Weights {
-    Builtin(&'static str),
+    /// An index into [`BUILTIN_WEIGHTS`].
+    Builtin(usize),
     File(String),
 }
 
@@ -45,7 +63,7 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
             None => (given.as_str(), None),
         };
         let error = |message: String| ParamError { policy: reader.name(), message };
-        let Some(&(name, text)) = BUILTIN_WEIGHTS.iter().find(|(known, _)| *known == name) else {
+        let Some(index) = BUILTIN_WEIGHTS.iter().position(|(known, _)| *known == name) else {
             let known: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(known, _)| *known).collect();
             // env=alibaba has no built-in weights (its workload is not in the data; see the README).
             let hint = if given == env {
@@ -58,14 +76,14 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
                 known.join(", ")
             )));
         };
-        let actual = digest(text);
-        if let Some(asked) = asked.filter(|asked| *asked != actual) {
+        let actual = &parsed_builtin(index).digest;
+        if let Some(asked) = asked.filter(|asked| asked != actual) {
             return Err(error(format!(
                 "parameter 'weights': built-in '{name}' has digest {actual} in this build, not {asked}; use 'weights={name}' (runs stored under the old weights are not reused)"
             )));
         }
         reader.pin("weights", format!("{name}@{actual}"));
-        Weights::Builtin(text)
+        Weights::Builtin(index)
     };
     let sample = reader.choice("action", "sample", &["sample", "greedy"])? == "sample";
     let rules = RlTune::read_rules_in(reader, env)?;
@@ -75,7 +93,7 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
 fn build_agent(recipe: AgentRecipe, env: &PolicyEnv) -> Result<RlTune, ParamError> {
     let error = |message: String| ParamError { policy: recipe.name.clone(), message };
     let agent = match &recipe.weights {
-        Weights::Builtin(text) => Arc::new(Agent::from_json(text).map_err(error)?),
+        Weights::Builtin(index) => parsed_builtin(*index).agent.clone().map_err(error)?,
         Weights::File(path) => env
             .shared(path, |path| {
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;

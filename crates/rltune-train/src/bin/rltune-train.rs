@@ -1,5 +1,6 @@
-//! `rltune-train SPEC OUT [--seed N] [--epochs N] [--trajectories N] [--slice N]`: trains RLTune's
-//! agent on the workload, cluster and perf model of an experiment spec (its first run) and
+//! `rltune-train SPEC OUT [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N]`:
+//! trains RLTune's agent (with `--candidates N`, N seeds from `--seed` on, keeping the best final
+//! training reward) on the workload, cluster and perf model of an experiment spec (its first run) and
 //! writes the weights to `OUT` and a manifest (trace, seed, budget, version, learning curve) to
 //! `OUT` with `.manifest.json` in place of `.json`, and the learning curve's plot beside them
 //! (`.learning-curve.png`). `rltune-train --plot MANIFEST OUT.png` redraws a manifest's curve.
@@ -7,6 +8,13 @@
 use schedlab_core::DataDir;
 use schedlab_rltune_train::{EpochLog, TrainConfig, plot_learning_curve, train_on_spec};
 use std::path::PathBuf;
+
+/// A candidate's curve in a multi-seed manifest.
+#[derive(serde::Deserialize)]
+struct CandidateCurve {
+    seed: u64,
+    learning_curve: Vec<EpochLog>,
+}
 
 fn main() {
     if let Err(error) = run() {
@@ -17,7 +25,7 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N]\n       rltune-train --plot MANIFEST.json OUT.png";
+    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N]\n       rltune-train --plot MANIFEST.json OUT.png";
     let first = args.next().ok_or(usage)?;
     if first == "--plot" {
         let manifest = PathBuf::from(args.next().ok_or(usage)?);
@@ -27,7 +35,18 @@ fn run() -> Result<(), String> {
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", manifest.display()))?;
         let curve: Vec<EpochLog> = serde_json::from_value(value["learning_curve"].clone())
             .map_err(|e| format!("{}: key 'learning_curve': {e}", manifest.display()))?;
-        return plot_learning_curve(&curve, &png);
+        let others: Vec<(u64, Vec<EpochLog>)> = match value.pointer("/selection/candidates") {
+            Some(candidates) => serde_json::from_value::<Vec<CandidateCurve>>(candidates.clone())
+                .map_err(|e| format!("{}: key 'selection.candidates': {e}", manifest.display()))?
+                .into_iter()
+                .filter(|candidate| {
+                    Some(candidate.seed) != value.pointer("/selection/kept_seed").and_then(|seed| seed.as_u64())
+                })
+                .map(|candidate| (candidate.seed, candidate.learning_curve))
+                .collect(),
+            None => Vec::new(),
+        };
+        return plot_learning_curve(&curve, &others, &png);
     }
     let spec_path = PathBuf::from(first);
     let out = PathBuf::from(args.next().ok_or(usage)?);
@@ -41,8 +60,9 @@ fn run() -> Result<(), String> {
             "--epochs" => config.epochs = number("--epochs")? as usize,
             "--trajectories" => config.trajectories = number("--trajectories")? as usize,
             "--slice" => config.batch_job_slice = number("--slice")? as usize,
+            "--candidates" => config.candidates = number("--candidates")? as usize,
             _ => return Err(format!("unknown flag {flag}; {usage}")),
         }
     }
-    train_on_spec(&spec_path, &out, &config, &DataDir::locate(), &mut |line| eprintln!("{line}"))
+    train_on_spec(&spec_path, &out, &config, &DataDir::locate(), &|line| eprintln!("{line}"))
 }
