@@ -32,8 +32,8 @@ pub struct Manifest {
     /// (`PerfModel::exceptions`: DL2's speeds beyond the measured worker counts).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub perf_exceptions: Vec<String>,
-    /// How each workload built in this invocation was made (a run reuses stored runs without
-    /// building their workloads; `report` builds every workload).
+    /// How each workload was made: those built in this invocation, and for reused runs, whose
+    /// workloads are not built again, as the last manifest of the same inputs recorded them.
     pub workload_report: Vec<(String, Vec<String>)>,
     /// Wall-clock seconds per run.
     pub wall_time_s: Vec<(String, f64)>,

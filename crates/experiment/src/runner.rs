@@ -192,7 +192,7 @@ impl Identity {
         experiment: &Experiment,
         options: &RunOptions,
         outcomes: &[RunOutcome],
-        workloads: BTreeMap<String, PreparedWorkload>,
+        workload_reports: BTreeMap<String, Vec<String>>,
     ) -> report::Manifest {
         let setup = &experiment.setup;
         report::Manifest {
@@ -206,7 +206,7 @@ impl Identity {
             policy_files: self.policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
             pinned_names: setup.pinned_names.clone(),
             perf_exceptions: setup.perf.exceptions(),
-            workload_report: workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect(),
+            workload_report: workload_reports.into_iter().collect(),
             wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
             solver: outcomes
                 .iter()
@@ -224,6 +224,17 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ExperimentError> {
 }
 
 /// Builds each workload of `plans` once (shared by every policy at that sweep point and seed).
+/// The workload reports of the manifest in `dir`, if it was written for the same inputs
+/// (`spec_hash`); nothing otherwise (no manifest, another spec, an unreadable file).
+fn previous_workload_reports(dir: &Path, spec_hash: &str) -> Vec<(String, Vec<String>)> {
+    let Ok(text) = std::fs::read_to_string(dir.join("manifest.json")) else { return Vec::new() };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return Vec::new() };
+    if value["spec_hash"].as_str() != Some(spec_hash) {
+        return Vec::new();
+    }
+    serde_json::from_value(value["workload_report"].clone()).unwrap_or_default()
+}
+
 fn build_workloads(
     pool: &rayon::ThreadPool,
     experiment: &Experiment,
@@ -395,7 +406,16 @@ pub fn run_experiment(
             tables: Vec::new(),
         });
     }
-    let manifest = identity.manifest(experiment, options, &outcomes, workloads);
+    let mut reports: BTreeMap<String, Vec<String>> =
+        workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
+    // Workloads of reused runs were not built now: their reports stay as the last manifest of
+    // the same inputs recorded them, so a cached rerun does not empty the manifest.
+    for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
+        if plans.iter().any(|plan| plan.workload_key == key) {
+            reports.entry(key).or_insert(report);
+        }
+    }
+    let manifest = identity.manifest(experiment, options, &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
     Ok(ExperimentResult {
@@ -440,7 +460,8 @@ pub fn report_experiment(
         return Err(ExperimentError::Incomplete(missing_runs_message(store.dir(), &plans, &workloads, &missing)?));
     }
     let outcomes: Vec<RunOutcome> = stored.into_iter().flatten().collect();
-    let manifest = identity.manifest(experiment, options, &outcomes, workloads);
+    let reports = workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
+    let manifest = identity.manifest(experiment, options, &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
     Ok(ExperimentResult {

@@ -38,6 +38,21 @@ fn an_interrupted_sweep_resumes_and_ends_where_an_uninterrupted_one_does() {
 }
 
 #[test]
+fn a_rerun_that_reuses_every_run_keeps_the_manifests_workload_reports() {
+    let dir = temp_dir("cached-manifest");
+    run(SMALL, &dir, 2).unwrap();
+    let reports = |dir: &std::path::Path| {
+        let manifest: serde_json::Value = serde_json::from_str(&read(dir, "manifest.json")).unwrap();
+        manifest["workload_report"].clone()
+    };
+    let first = reports(&dir);
+    assert!(first.as_array().is_some_and(|reports| !reports.is_empty()), "{first}");
+    let again = run(SMALL, &dir, 2).unwrap();
+    assert_eq!((again.ran, again.reused), (0, 12));
+    assert_eq!(reports(&dir), first);
+}
+
+#[test]
 fn every_policy_sees_the_same_workload_and_seeds_differ() {
     let dir = temp_dir("workloads");
     let result = run(SMALL, &dir, 2).unwrap();
