@@ -57,6 +57,9 @@ struct Chart {
     y_label: String,
     /// Whether x values are log10 of the real values (labels show the real values).
     log_x: bool,
+    /// Whether the legend goes in a band kept free above the lines (a trainer's noisy curves,
+    /// which may be negative) rather than at the right edge over them.
+    legend_above_lines: bool,
     series: Vec<Series>,
 }
 
@@ -91,12 +94,20 @@ fn draw_chart<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) 
     if y_max <= y_min {
         y_max = y_min + 1.0;
     }
+    // A band above the lines (8% of their range per line) holds the legend, and 3% below them
+    // keeps the lowest point off the axis; otherwise 5% headroom.
+    let (y_bottom, y_top) = if chart.legend_above_lines {
+        let range = y_max - y_min;
+        (y_min - 0.03 * range, y_max + 0.08 * range * chart.series.len() as f64)
+    } else {
+        (y_min, y_max * 1.05)
+    };
     let mut builder = ChartBuilder::on(root)
         .caption(&chart.title, ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(64)
-        .build_cartesian_2d(x_min..x_max, y_min..y_max * 1.05)
+        .build_cartesian_2d(x_min..x_max, y_bottom..y_top)
         .map_err(|error| error.to_string())?;
     let log_x = chart.log_x;
     let x_format = move |value: &f64| {
@@ -123,8 +134,11 @@ fn draw_chart<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) 
             .label(&series.name)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
     }
-    builder
-        .configure_series_labels()
+    let mut labels = builder.configure_series_labels();
+    if chart.legend_above_lines {
+        labels.position(SeriesLabelPosition::UpperRight);
+    }
+    labels
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
@@ -234,6 +248,7 @@ fn metric_vs_experiments(
             x_label: x_label.to_string(),
             y_label: metric.to_string(),
             log_x: false,
+            legend_above_lines: false,
             series: numbered(series),
         },
     )
@@ -257,6 +272,7 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
                     x_label: "job completion time (hours, log scale)".into(),
                     y_label: "fraction of jobs".into(),
                     log_x: true,
+                    legend_above_lines: false,
                     series: numbered(
                         first_point_runs(experiment, outcomes)
                             .into_iter()
@@ -285,6 +301,7 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
                     x_label: "time (hours)".into(),
                     y_label: "busy GPUs".into(),
                     log_x: false,
+                    legend_above_lines: false,
                     series: numbered(
                         first_point_runs(experiment, outcomes)
                             .into_iter()
@@ -341,6 +358,7 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
                         x_label: axis.to_string(),
                         y_label: metric.to_string(),
                         log_x: false,
+                        legend_above_lines: false,
                         series: numbered(series),
                     },
                 )
@@ -408,6 +426,7 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
             x_label: "time (hours)".into(),
             y_label: "parameter servers".into(),
             log_x: false,
+            legend_above_lines: false,
             series: runs
                 .iter()
                 .enumerate()
@@ -424,6 +443,7 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
             x_label: "time (hours)".into(),
             y_label: "batch size".into(),
             log_x: false,
+            legend_above_lines: false,
             series: batch,
         }
     };
@@ -435,6 +455,7 @@ fn job_timeline(experiment: &Experiment, outcomes: &[RunOutcome], job: u32, at: 
                 x_label: "time (hours)".into(),
                 y_label: if with_ps { "GPUs (workers)".into() } else { "GPUs".into() },
                 log_x: false,
+                legend_above_lines: false,
                 series: gpus,
             },
             second,
@@ -491,6 +512,7 @@ pub fn line_chart_png(
         x_label: x_label.to_string(),
         y_label: y_label.to_string(),
         log_x: false,
+        legend_above_lines: true,
         series: numbered(lines),
     };
     let figure = Figure::single(String::new(), chart);
