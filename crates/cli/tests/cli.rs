@@ -214,6 +214,32 @@ policies: [rltune-fcfs]
     // The same seed gives the same bytes.
     assert!(run().status.success());
     assert_eq!(std::fs::read_to_string(&out).unwrap(), weights);
+    // Two candidates (seeds 5 and 6): the manifest lists both and names the one kept.
+    let several = dir.join("several.json");
+    let output = schedlab()
+        .env("SCHEDLAB_DATA", &data)
+        .args(["train", "rltune", "--spec"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&several)
+        .args(["--epochs", "1", "--trajectories", "1", "--seed", "5", "--candidates", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output).1);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("several.manifest.json")).unwrap()).unwrap();
+    let seeds: Vec<u64> = manifest["selection"]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|candidate| candidate["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, [5, 6]);
+    let kept = manifest["selection"]["kept_seed"].as_u64().unwrap();
+    assert!(kept == 5 || kept == 6, "{kept}");
+    if kept == 5 {
+        assert_eq!(std::fs::read_to_string(&several).unwrap(), weights, "candidate 5 is the single run of seed 5");
+    }
 }
 
 #[test]
