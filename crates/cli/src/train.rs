@@ -66,11 +66,21 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
 /// `schedlab train rltune` in a build without the trainer: says how to get one.
 #[cfg(not(feature = "train"))]
 pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
-    if let Some(trace) = &args.trace {
-        builtin_setting(trace)?;
-    }
+    let would = match &args.trace {
+        Some(trace) => {
+            let setting = builtin_setting(trace)?;
+            format!(
+                " (it would train on {} with episodes below job {}: {} epochs, {} candidate run(s))",
+                setting.spec.display(),
+                setting.slice,
+                args.epochs.unwrap_or(setting.epochs),
+                args.candidates.unwrap_or(setting.candidates)
+            )
+        }
+        None => String::new(),
+    };
     anyhow::bail!(
-        "this build has no trainer; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train rltune ...` (or use `just train-rltune`)"
+        "this build has no trainer{would}; rebuild with it: `cargo run --release -p schedlab-cli --features train -- train rltune ...` (or use `just train-rltune`)"
     )
 }
 
