@@ -349,8 +349,9 @@ pub fn plot_learning_curve(
             })
             .collect()
     };
+    let kept = if others.is_empty() { "" } else { "kept run: " };
     let mut lines =
-        vec![("per epoch".to_string(), rewards), ("mean of the last 5 epochs".to_string(), trailing(curve))];
+        vec![(format!("{kept}per epoch"), rewards), (format!("{kept}mean of the last 5 epochs"), trailing(curve))];
     for (seed, other) in others {
         lines.push((format!("seed {seed} (not kept), mean of the last 5"), trailing(other)));
     }
