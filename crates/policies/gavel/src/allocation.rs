@@ -88,6 +88,71 @@ fn max_min_ratio(
     Ok((fractions, solution.value(objective), solution.stats))
 }
 
+/// GPU types up to which [`max_min_ratio_totals`] writes one capacity row per set of types.
+const MAX_TYPES_FOR_TOTALS: usize = 6;
+
+/// [`max_min_ratio`] for rates that are the same on every type a job can use (agnostic
+/// throughputs), deciding each job's total time `x_m = sum_j X[m][j]` only. Totals can be split
+/// over the types within their capacities exactly when, for every set `S` of types, the jobs
+/// that can only use types in `S` fit in them: `sum_{m: U_m in S} s_m x_m <= sum_{j in S} N_j`
+/// (`U_m` the job's usable types; Gale's supply-demand theorem). So this LP has the feasible
+/// totals of the per-type LP, with one variable per job and at most `2^types - 1` capacity rows.
+/// Returns each job's total on its first usable type, for `spread_over_types` to spread.
+fn max_min_ratio_totals(
+    name: &str,
+    throughputs: &[Vec<f64>],
+    demand: &[f64],
+    offset: Option<&[f64]>,
+    scale_factors: &[u32],
+    capacity: &[u32],
+    backend: Backend,
+) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
+    let types = capacity.len();
+    let usable: Vec<usize> = throughputs
+        .iter()
+        .map(|row| row.iter().enumerate().filter(|(_, rate)| **rate > 0.0).fold(0, |set, (j, _)| set | 1 << j))
+        .collect();
+    let mut lp = LinearProgram::new(name, Sense::Maximize);
+    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+    lp.objective(objective, 1.0);
+    let totals: Vec<Var> = usable.iter().map(|&set| lp.variable(0.0, if set == 0 { 0.0 } else { 1.0 })).collect();
+    for m in 0..throughputs.len() {
+        if demand[m] > 0.0 {
+            // t demand[m] - rate_m x_m <= -offset[m], with rate_m the job's rate on any usable type
+            let rate = throughputs[m].iter().copied().fold(0.0, f64::max);
+            lp.constraint(
+                vec![(totals[m], -rate), (objective, demand[m])],
+                Comparison::AtMost,
+                offset.map_or(0.0, |offset| -offset[m]),
+            );
+        }
+    }
+    if demand.iter().all(|&demand| demand <= 0.0) {
+        // Nothing to balance: bound t so that the program stays bounded.
+        lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
+    }
+    for types_in in 1..(1usize << types) {
+        let terms: Vec<(Var, f64)> = (0..totals.len())
+            .filter(|&m| usable[m] != 0 && usable[m] & !types_in == 0)
+            .map(|m| (totals[m], f64::from(scale_factors[m])))
+            .collect();
+        if !terms.is_empty() {
+            let gpus: u32 = (0..types).filter(|j| types_in & (1 << j) != 0).map(|j| capacity[j]).sum();
+            lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+        }
+    }
+    let solution = solve(&lp, backend)?;
+    let fractions = totals
+        .iter()
+        .zip(&usable)
+        .map(|(&total, &set)| {
+            let x = solution.value(total).clamp(0.0, 1.0);
+            (0..types).map(|j| if j == set.trailing_zeros() as usize { x } else { 0.0 }).collect()
+        })
+        .collect();
+    Ok((fractions, solution.value(objective), solution.stats))
+}
+
 /// Max-min fairness (Gavel's LAS, `MaxMinFairnessPolicyWithPerf`): maximise
 /// `min_m (s_m / w_m) sum_j T[m][j] X[m][j] / iso_m` subject to `X >= 0`,
 /// `sum_j X[m][j] <= 1`, `sum_m s_m X[m][j] <= N_j`, and `X[m][j] = 0` where the job cannot
@@ -265,15 +330,37 @@ pub fn finish_time_fairness(
     let name = if heterogeneity_aware { "finish-time fairness" } else { "finish-time fairness (agnostic)" };
     let dinkelbach =
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
-    let (mut best, rho, solves) =
+    // Agnostic rates are the same on every type a job can use, and the allocation is spread
+    // over the types from each job's total below: the LP only decides the totals
+    // (`max_min_ratio_totals`, one variable per job instead of one per job and type).
+    let by_totals = !heterogeneity_aware && input.capacity.len() <= MAX_TYPES_FOR_TOTALS;
+    let (mut best, rho, mut solves) =
         dinkelbach.run(start, &start_rates, start_stats, |offset: Option<&[f64]>, demand: &[f64]| {
-            let (fractions, t, step) =
-                max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?;
+            let (fractions, t, step) = if by_totals {
+                max_min_ratio_totals(
+                    name,
+                    &throughputs,
+                    demand,
+                    offset,
+                    &input.scale_factors,
+                    &input.capacity,
+                    backend,
+                )?
+            } else {
+                max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?
+            };
             let step_rates = job_rates(&throughputs, &fractions);
             Ok((fractions, t, step, step_rates))
         })?;
-    if !heterogeneity_aware {
-        spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity);
+    if !heterogeneity_aware && !spread_over_types(&mut best, &throughputs, &input.scale_factors, &input.capacity) {
+        // The spread did not settle. A per-type LP's point is a split within capacity already;
+        // totals need one: the split LP.
+        if by_totals {
+            let (split, stats) =
+                split_totals(name, &throughputs, &best, &input.scale_factors, &input.capacity, backend)?;
+            best = split;
+            solves.push(stats);
+        }
     }
     Ok(FinishTimeFairness { fractions: best, rho, solves, isolated_rates: start_rates })
 }
@@ -819,8 +906,13 @@ impl JobClasses {
 /// others) alternating projections fix it: scale down each type over capacity, scale each job
 /// back up to its total, until both hold within 1e-9 (Bregman's cyclic projections in the
 /// Kullback-Leibler sense, which keep the spread as even as the constraints allow); if that
-/// does not settle in 500 rounds the LP's own split is kept.
-fn spread_over_types(fractions: &mut [Vec<f64>], throughputs: &[Vec<f64>], scale_factors: &[u32], capacity: &[u32]) {
+/// does not settle in 500 rounds the LP's own split is kept and this returns false.
+fn spread_over_types(
+    fractions: &mut [Vec<f64>],
+    throughputs: &[Vec<f64>],
+    scale_factors: &[u32],
+    capacity: &[u32],
+) -> bool {
     let totals: Vec<f64> = fractions.iter().map(|row| row.iter().sum()).collect();
     let mut spread: Vec<Vec<f64>> = throughputs
         .iter()
@@ -862,9 +954,42 @@ fn spread_over_types(fractions: &mut [Vec<f64>], throughputs: &[Vec<f64>], scale
                 }
             }
             fractions.iter_mut().zip(spread).for_each(|(row, spread)| *row = spread);
-            return;
+            return true;
         }
     }
+    false
+}
+
+/// A split of each job's total time (`totals[m]`, summed over its row) over the types it can
+/// use, within every type's capacity: maximise the time placed, `sum X[m][j]`, subject to
+/// `sum_j X[m][j] <= total_m` and the capacities. When the totals satisfy the set conditions of
+/// [`max_min_ratio_totals`], all of it is placed.
+fn split_totals(
+    name: &str,
+    throughputs: &[Vec<f64>],
+    totals: &[Vec<f64>],
+    scale_factors: &[u32],
+    capacity: &[u32],
+    backend: Backend,
+) -> Result<(Vec<Vec<f64>>, SolveStats), SolverError> {
+    let mut lp = LinearProgram::new(format!("{name}: split over types"), Sense::Maximize);
+    let vars: Vec<Vec<Var>> = throughputs
+        .iter()
+        .map(|row| row.iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+        .collect();
+    for (row, total) in vars.iter().zip(totals) {
+        for &var in row {
+            lp.objective(var, 1.0);
+        }
+        lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, total.iter().sum());
+    }
+    for (j, &gpus) in capacity.iter().enumerate() {
+        let terms = vars.iter().zip(scale_factors).map(|(row, &scale)| (row[j], f64::from(scale))).collect();
+        lp.constraint(terms, Comparison::AtMost, f64::from(gpus));
+    }
+    let solution = solve(&lp, backend)?;
+    let split = vars.iter().map(|row| row.iter().map(|&var| solution.value(var).clamp(0.0, 1.0)).collect()).collect();
+    Ok((split, solution.stats))
 }
 
 #[cfg(test)]
@@ -894,6 +1019,52 @@ pub(crate) mod tests {
         let aware = max_min_fairness(&input, true, Backend::MicroLp).unwrap();
         assert!(close(aware.objective, 1.0) && close(aware.fractions[0][0], 1.0), "{aware:?}");
         assert!(aware.fractions[1][0] >= 0.25 - 1e-9 && aware.fractions[1][0] <= 0.5 + 1e-9, "{aware:?}");
+    }
+
+    #[test]
+    fn the_totals_lp_has_the_per_type_lps_optimum_and_its_totals_split_within_capacity() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut split = 0;
+        for case in 0..40 {
+            let jobs = rng.random_range(2..40);
+            let capacity: Vec<u32> = (0..3).map(|_| rng.random_range(1..12)).collect();
+            // Agnostic rows: one rate per job on every usable type; some jobs miss a type or two.
+            let throughputs: Vec<Vec<f64>> = (0..jobs)
+                .map(|_| {
+                    let rate = rng.random_range(0.5..4.0);
+                    let usable = [1, 2, 4, 3, 5, 6, 7, 7, 7][rng.random_range(0..9)];
+                    (0..3).map(|j| if usable & (1 << j) != 0 { rate } else { 0.0 }).collect()
+                })
+                .collect();
+            let scale_factors: Vec<u32> = (0..jobs).map(|_| [1, 1, 2, 4][rng.random_range(0..4)]).collect();
+            let demand: Vec<f64> = (0..jobs).map(|_| rng.random_range(0.1..3.0)).collect();
+            let offset: Vec<f64> = (0..jobs).map(|_| rng.random_range(0.0..0.5)).collect();
+            let offset = (case % 2 == 0).then_some(offset.as_slice());
+            let per_type =
+                max_min_ratio("t", &throughputs, &demand, offset, &scale_factors, &capacity, Backend::MicroLp).unwrap();
+            let (mut fractions, t, _) =
+                max_min_ratio_totals("t", &throughputs, &demand, offset, &scale_factors, &capacity, Backend::MicroLp)
+                    .unwrap();
+            assert!((t - per_type.1).abs() < 1e-6 * per_type.1.abs().max(1.0), "case {case}: {t} vs {}", per_type.1);
+            if !spread_over_types(&mut fractions, &throughputs, &scale_factors, &capacity) {
+                fractions =
+                    split_totals("t", &throughputs, &fractions, &scale_factors, &capacity, Backend::MicroLp).unwrap().0;
+                split += 1;
+            }
+            for (j, &gpus) in capacity.iter().enumerate() {
+                let used: f64 = fractions.iter().zip(&scale_factors).map(|(row, &s)| row[j] * f64::from(s)).sum();
+                assert!(used <= f64::from(gpus) + 1e-6, "case {case}: type {j} uses {used} of {gpus}");
+            }
+            let rates = job_rates(&throughputs, &fractions);
+            for m in 0..jobs {
+                assert!(fractions[m].iter().sum::<f64>() <= 1.0 + 1e-9, "case {case}");
+                let needed = offset.map_or(0.0, |offset| offset[m]) + t * demand[m];
+                assert!(rates[m] >= needed - 1e-5, "case {case}: job {m} runs at {} < {needed}", rates[m]);
+            }
+        }
+        // Some tight cases need the split LP, where the spread does not settle.
+        assert!(split > 0 && split < 40, "{split} of 40 cases needed the split LP");
     }
 
     #[test]
