@@ -223,7 +223,6 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ExperimentError> {
         .map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })
 }
 
-/// Builds each workload of `plans` once (shared by every policy at that sweep point and seed).
 /// The workload reports of the manifest in `dir`, if it was written for the same inputs
 /// (`spec_hash`); nothing otherwise (no manifest, another spec, an unreadable file).
 fn previous_workload_reports(dir: &Path, spec_hash: &str) -> Vec<(String, Vec<String>)> {
@@ -235,6 +234,7 @@ fn previous_workload_reports(dir: &Path, spec_hash: &str) -> Vec<(String, Vec<St
     serde_json::from_value(value["workload_report"].clone()).unwrap_or_default()
 }
 
+/// Builds each workload of `plans` once (shared by every policy at that sweep point and seed).
 fn build_workloads(
     pool: &rayon::ThreadPool,
     experiment: &Experiment,
@@ -410,9 +410,12 @@ pub fn run_experiment(
         workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
     // Workloads of reused runs were not built now: their reports stay as the last manifest of
     // the same inputs recorded them, so a cached rerun does not empty the manifest.
-    for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
-        if plans.iter().any(|plan| plan.workload_key == key) {
-            reports.entry(key).or_insert(report);
+    if reused > 0 {
+        let used: std::collections::BTreeSet<&str> = plans.iter().map(|plan| plan.workload_key.as_str()).collect();
+        for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
+            if used.contains(key.as_str()) {
+                reports.entry(key).or_insert(report);
+            }
         }
     }
     let manifest = identity.manifest(experiment, options, &outcomes, reports);

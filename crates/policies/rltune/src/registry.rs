@@ -26,8 +26,8 @@ struct Parsed {
 
 /// The parsed form of `BUILTIN_WEIGHTS[index]`.
 fn parsed_builtin(index: usize) -> &'static Parsed {
-    static PARSED: [std::sync::OnceLock<Parsed>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
-    const _: () = assert!(BUILTIN_WEIGHTS.len() == 2, "one OnceLock per built-in weights file");
+    static PARSED: [std::sync::OnceLock<Parsed>; BUILTIN_WEIGHTS.len()] =
+        [const { std::sync::OnceLock::new() }; BUILTIN_WEIGHTS.len()];
     PARSED[index].get_or_init(|| {
         let text = BUILTIN_WEIGHTS[index].1;
         Parsed { digest: digest(text), agent: Agent::from_json(text).map(Arc::new) }
