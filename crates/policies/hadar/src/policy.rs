@@ -60,12 +60,12 @@ impl Prepared {
     }
 }
 
-/// A heap entry: a job's payoff when last evaluated, at price version `version`.
+/// A heap entry: a job's payoff when last evaluated, at price version `version` (its schedule
+/// is kept beside the heap: a job has at most one offer in it).
 struct Offer {
     payoff: f64,
     job: usize,
     version: u64,
-    schedule: Schedule,
 }
 
 impl PartialEq for Offer {
@@ -223,36 +223,39 @@ impl Hadar {
     /// the same job as re-evaluating everyone.
     fn greedy(&self, jobs: &[Prepared], market: &mut Market) -> Vec<Option<Schedule>> {
         let mut chosen: Vec<Option<Schedule>> = vec![None; jobs.len()];
+        // Each job's schedule behind its offer in the heap.
+        let mut offered: Vec<Option<Schedule>> = vec![None; jobs.len()];
         let mut version = 0u64;
-        let mut heap = BinaryHeap::new();
+        let mut heap = BinaryHeap::with_capacity(jobs.len());
         let mut scratch = Scratch::default();
-        for (index, job) in jobs.iter().enumerate() {
-            if let Some(schedule) =
-                best_schedule_with(&job.input(), market, self.progress, self.task_level, self.utility, &mut scratch)
-                && schedule.payoff() > 0.0
-            {
-                heap.push(Offer { payoff: schedule.payoff(), job: index, version, schedule });
+        // A job's schedule at the current prices, if it pays.
+        let mut evaluate = |index: usize, market: &Market| {
+            best_schedule_with(&jobs[index].input(), market, self.progress, self.task_level, self.utility, &mut scratch)
+                .filter(|schedule| schedule.payoff() > 0.0)
+        };
+        for (index, slot) in offered.iter_mut().enumerate() {
+            if let Some(schedule) = evaluate(index, market) {
+                heap.push(Offer { payoff: schedule.payoff(), job: index, version });
+                *slot = Some(schedule);
             }
         }
         while let Some(offer) = heap.pop() {
             if offer.version == version {
-                let planned = offer.schedule.duration / market.round;
-                for &(node, gpus) in &offer.schedule.parts {
+                let schedule = offered[offer.job].take().expect("an offer's schedule");
+                let planned = schedule.duration / market.round;
+                for &(node, gpus) in &schedule.parts {
                     market.take(node.index(), gpus, planned);
                 }
-                chosen[offer.job] = Some(offer.schedule);
+                chosen[offer.job] = Some(schedule);
                 version += 1;
                 if market.is_full() {
                     break;
                 }
                 continue;
             }
-            let job = &jobs[offer.job];
-            if let Some(schedule) =
-                best_schedule_with(&job.input(), market, self.progress, self.task_level, self.utility, &mut scratch)
-                && schedule.payoff() > 0.0
-            {
-                heap.push(Offer { payoff: schedule.payoff(), job: offer.job, version, schedule });
+            if let Some(schedule) = evaluate(offer.job, market) {
+                heap.push(Offer { payoff: schedule.payoff(), job: offer.job, version });
+                offered[offer.job] = Some(schedule);
             }
         }
         chosen

@@ -2,6 +2,7 @@
 
 use crate::pricing::PriceFunction;
 use schedlab_core::NodeId;
+use std::collections::BTreeMap;
 
 /// How a job whose workers sit on several GPU types progresses. It must match the engine's
 /// perf model (`perf.throughputs.mixed_types`) for the policy's estimates to be exact.
@@ -68,15 +69,28 @@ pub struct Market {
     pub round: f64,
     /// `p(g)` for g = 0..=capacity of each node, computed once (`powf` is the hot path).
     price_steps: Vec<Vec<f64>>,
+    /// The nodes of each GPU type, in index order.
+    nodes_by_type: Vec<Vec<usize>>,
 }
 
 impl Market {
     /// Returns a market with nothing planned.
     pub fn idle(node_types: Vec<usize>, capacity: Vec<u32>, prices: PriceFunction, round: f64) -> Market {
         let ends = vec![Vec::new(); capacity.len()];
-        let price_steps =
-            capacity.iter().map(|&gpus| (0..=gpus).map(|used| prices.price(used, gpus)).collect()).collect();
-        Market { node_types, capacity, ends, prices, round, price_steps }
+        // Nodes of one size share their steps (computed once per size).
+        let mut by_size: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+        let price_steps = capacity
+            .iter()
+            .map(|&gpus| {
+                by_size.entry(gpus).or_insert_with(|| (0..=gpus).map(|used| prices.price(used, gpus)).collect()).clone()
+            })
+            .collect();
+        let types = node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
+        let mut nodes_by_type = vec![Vec::new(); types];
+        for (node, &gpu_type) in node_types.iter().enumerate() {
+            nodes_by_type[gpu_type].push(node);
+        }
+        Market { node_types, capacity, ends, prices, round, price_steps, nodes_by_type }
     }
 
     /// Returns the GPUs of `node` planned busy now.
@@ -187,8 +201,14 @@ pub fn best_schedule(
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     rules: Vec<TypeRule>,
+    /// Every GPU the job could take, grouped by GPU type (nodes in index order within a type).
     gpus: Vec<Candidate>,
+    /// `gpus[type_starts[k]..type_starts[k + 1]]` are the GPUs of type `k`.
+    type_starts: Vec<usize>,
+    /// The best W GPUs of the rule being tried.
     candidates: Vec<Candidate>,
+    /// The best W GPUs of the best rule so far.
+    best: Vec<Candidate>,
 }
 
 /// [`best_schedule`] with its working buffers in `scratch`; the result is the same.
@@ -200,7 +220,7 @@ pub fn best_schedule_with(
     utility: Utility,
     scratch: &mut Scratch,
 ) -> Option<Schedule> {
-    let Scratch { rules, gpus, candidates } = scratch;
+    let Scratch { rules, gpus, type_starts, candidates, best: best_gpus } = scratch;
     let types = job.worker_rates.len();
     rules.clear();
     rules.extend((0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only));
@@ -222,44 +242,64 @@ pub fn best_schedule_with(
     }
     let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
     let horizon = rounds(job.remaining / best_rate, market.round);
-    // Every GPU the job could take, priced once and shared by all rules.
+    // Every GPU the job could take, priced once and shared by all rules, grouped by type so
+    // that a rule reads only the types it admits.
     gpus.clear();
-    for (node, &gpu_type) in market.node_types.iter().enumerate() {
+    type_starts.clear();
+    for (gpu_type, nodes) in market.nodes_by_type.iter().enumerate().take(types) {
+        type_starts.push(gpus.len());
         let rate = job.worker_rates[gpu_type];
         if rate <= 0.0 {
             continue;
         }
-        let current = job.current.contains(&NodeId(node as u32));
-        for extra in 0..market.free(node).min(job.workers) {
-            let price = market.gpu_cost(node, extra, horizon) / horizon;
-            gpus.push(Candidate { node, gpu_type, extra, rate, price, value: 0.0, current });
+        // A node in the same state as the one before it (same GPUs, same planned ends: idle
+        // nodes, mostly) has the same prices; they are copied rather than recomputed.
+        let mut previous: Option<(usize, usize)> = None;
+        for &node in nodes {
+            let current = job.current.contains(&NodeId(node as u32));
+            let tie = Candidate::tie_key(current, node);
+            let same_as = previous.filter(|&(before, _)| {
+                market.capacity[before] == market.capacity[node] && market.ends[before] == market.ends[node]
+            });
+            let start = gpus.len();
+            for extra in 0..market.free(node).min(job.workers) {
+                let price = match same_as {
+                    Some((_, first)) => gpus[first + extra as usize].price,
+                    None => market.gpu_cost(node, extra, horizon) / horizon,
+                };
+                gpus.push(Candidate { node, extra, rate, price, value: 0.0, tie: tie | u64::from(extra) });
+            }
+            previous = Some((node, start));
         }
     }
+    type_starts.resize(types + 1, gpus.len());
     let mut best: Option<Schedule> = None;
     for &rule in rules.iter() {
-        let Some(terms) = schedule_under(job, market, progress, utility, rule, gpus, candidates) else {
+        let floor = best.as_ref().map(Schedule::payoff);
+        let Some(terms) = schedule_under(job, market, progress, utility, rule, gpus, type_starts, candidates, floor)
+        else {
             continue;
         };
         if best.as_ref().is_none_or(|best| terms.payoff() > best.payoff()) {
-            // Only a new best needs its parts: `candidates` holds its GPUs, sorted by node.
-            let mut parts: Vec<(NodeId, u32)> = Vec::new();
-            for candidate in candidates.iter() {
-                match parts.last_mut() {
-                    Some(last) if last.0.index() == candidate.node => last.1 += 1,
-                    _ => parts.push((NodeId(candidate.node as u32), 1)),
-                }
-            }
-            best = Some(Schedule { parts, ..terms });
+            std::mem::swap(candidates, best_gpus);
+            best = Some(terms);
         }
     }
-    best
+    // Only the best needs its parts: `best_gpus` holds its GPUs, sorted by node.
+    let mut best = best?;
+    for candidate in best_gpus.iter() {
+        match best.parts.last_mut() {
+            Some(last) if last.0.index() == candidate.node => last.1 += 1,
+            _ => best.parts.push((NodeId(candidate.node as u32), 1)),
+        }
+    }
+    Some(best)
 }
 
 /// A GPU a job could take: `extra` more on its node than the node already has busy.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     node: usize,
-    gpu_type: usize,
     /// GPUs the job takes on this node before this one.
     extra: u32,
     /// The job's per-worker rate on this GPU's type.
@@ -269,12 +309,36 @@ struct Candidate {
     /// Throughput per unit of price (or 1 / price when every allowed GPU is as fast); set per
     /// type rule.
     value: f64,
-    /// Whether the job runs on this node now.
-    current: bool,
+    /// Ties in `value` go to the lowest key: the job's current nodes first, then the lowest
+    /// node, then the lowest `extra` ([`Candidate::tie_key`] plus `extra`).
+    tie: u64,
+}
+
+impl Candidate {
+    /// The tie key of a node's GPUs without their `extra`: not current, node, and 24 bits
+    /// left for `extra`.
+    fn tie_key(current: bool, node: usize) -> u64 {
+        (u64::from(!current) << 63) | ((node as u64) << 24)
+    }
+
+    /// Best first: the highest value, then the lowest tie key. The order is total over a job's
+    /// GPUs, so the best W are one set however they are found.
+    /// Values are positive and never NaN, so the plain comparisons agree with `total_cmp`.
+    fn order(&self, other: &Candidate) -> std::cmp::Ordering {
+        if self.value > other.value {
+            std::cmp::Ordering::Less
+        } else if self.value < other.value {
+            std::cmp::Ordering::Greater
+        } else {
+            self.tie.cmp(&other.tie)
+        }
+    }
 }
 
 /// The job's best W GPUs under one type rule, left in `candidates` sorted by node and extra;
-/// returns the schedule's terms with empty `parts`.
+/// returns the schedule's terms with empty `parts`, or `None` when the rule cannot place the
+/// job or its payoff cannot exceed `floor` (the best payoff of the rules tried before).
+#[allow(clippy::too_many_arguments)]
 fn schedule_under(
     job: &JobInput<'_>,
     market: &Market,
@@ -282,47 +346,58 @@ fn schedule_under(
     utility: Utility,
     rule: TypeRule,
     gpus: &[Candidate],
+    type_starts: &[usize],
     candidates: &mut Vec<Candidate>,
+    floor: Option<f64>,
 ) -> Option<Schedule> {
     // Best first: throughput per unit price (for one type or a bottleneck threshold this is
-    // the cheapest GPU), then the job's current nodes, then the lowest node and GPU. The order
-    // is total, so the best W are one set however they are found: one pass keeps them in
-    // `candidates`, best first (W is at most a gang's size, so inserting is cheap).
-    let order = |a: &Candidate, b: &Candidate| {
-        b.value
-            .total_cmp(&a.value)
-            .then(b.current.cmp(&a.current))
-            .then(a.node.cmp(&b.node))
-            .then(a.extra.cmp(&b.extra))
-    };
+    // the cheapest GPU), then the job's current nodes, then the lowest node and GPU. One pass
+    // keeps the best W in `candidates`, best first (W is at most a gang's size, so inserting
+    // is cheap; a single worker just keeps the best).
     let workers = job.workers as usize;
     candidates.clear();
-    for gpu in gpus {
-        let allowed = match rule {
-            TypeRule::Only(only) => gpu.gpu_type == only,
-            TypeRule::AtLeast(threshold) => gpu.rate >= threshold,
-            TypeRule::Any => true,
-        };
-        if !allowed {
-            continue;
+    let mut offer = |candidate: Candidate| {
+        if workers == 1 {
+            match candidates.first_mut() {
+                Some(kept) if candidate.order(kept).is_lt() => *kept = candidate,
+                Some(_) => {}
+                None => candidates.push(candidate),
+            }
+            return;
         }
-        let value = match rule {
-            TypeRule::Any => gpu.rate / gpu.price,
-            _ => 1.0 / gpu.price,
-        };
-        let candidate = Candidate { value, ..*gpu };
         if candidates.len() == workers {
             match candidates.last() {
-                // Fast path: a strictly smaller value ranks below whatever the other keys say.
-                Some(worst) if candidate.value < worst.value => continue,
-                Some(worst) if order(&candidate, worst).is_lt() => {
+                // Fast path: a strictly smaller value ranks below whatever the tie says.
+                Some(worst) if candidate.value < worst.value => return,
+                Some(worst) if candidate.order(worst).is_lt() => {
                     candidates.pop();
                 }
-                _ => continue,
+                _ => return,
             }
         }
-        let at = candidates.partition_point(|kept| order(kept, &candidate).is_lt());
+        let at = candidates.partition_point(|kept| kept.order(&candidate).is_lt());
         candidates.insert(at, candidate);
+    };
+    match rule {
+        TypeRule::Only(only) => {
+            for gpu in &gpus[type_starts[only]..type_starts[only + 1]] {
+                offer(Candidate { value: 1.0 / gpu.price, ..*gpu });
+            }
+        }
+        TypeRule::AtLeast(threshold) => {
+            for (gpu_type, &rate) in job.worker_rates.iter().enumerate() {
+                if rate >= threshold {
+                    for gpu in &gpus[type_starts[gpu_type]..type_starts[gpu_type + 1]] {
+                        offer(Candidate { value: 1.0 / gpu.price, ..*gpu });
+                    }
+                }
+            }
+        }
+        TypeRule::Any => {
+            for gpu in gpus {
+                offer(Candidate { value: gpu.rate / gpu.price, ..*gpu });
+            }
+        }
     }
     if candidates.len() < workers {
         return None;
@@ -339,6 +414,11 @@ fn schedule_under(
     let duration = job.remaining / rate;
     let charged = rounds(duration, market.round);
     let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
+    // The utility is at most the weight, so a rule whose cost leaves no more than `floor`
+    // cannot win; its utility (a `powf`) is not computed.
+    if floor.is_some_and(|floor| job.weight - cost <= floor) {
+        return None;
+    }
     Some(Schedule {
         parts: Vec::new(),
         rate,
@@ -443,5 +523,142 @@ mod tests {
             current: &[],
         };
         assert_eq!(best_schedule(&job, &market, Progress::Sum, true, Utility { exponent: 1.0 }), None);
+    }
+
+    /// The subroutine as its doc comment states it, written plainly: every rule sorts all its
+    /// GPUs, prices each node's GPUs afresh, and computes every utility.
+    fn reference(job: &JobInput<'_>, market: &Market, progress: Progress, task_level: bool) -> Option<Schedule> {
+        let utility = Utility { exponent: 1.0 };
+        let types = job.worker_rates.len();
+        let mut rules: Vec<TypeRule> = (0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only).collect();
+        if task_level && rules.len() > 1 {
+            match progress {
+                Progress::Sum => rules.push(TypeRule::Any),
+                Progress::Bottleneck => {
+                    for &rate in job.worker_rates {
+                        if rate > 0.0 && job.worker_rates.iter().filter(|other| **other >= rate).count() > 1 {
+                            rules.push(TypeRule::AtLeast(rate));
+                        }
+                    }
+                }
+            }
+        }
+        let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
+        let horizon = rounds(job.remaining / best_rate, market.round);
+        let mut best: Option<Schedule> = None;
+        for rule in rules {
+            // (value, not current, node, extra, rate)
+            let mut gpus: Vec<(f64, bool, usize, u32, f64)> = Vec::new();
+            for (node, &gpu_type) in market.node_types.iter().enumerate() {
+                let rate = job.worker_rates[gpu_type];
+                let allowed = match rule {
+                    TypeRule::Only(only) => gpu_type == only,
+                    TypeRule::AtLeast(threshold) => rate >= threshold,
+                    TypeRule::Any => true,
+                };
+                if rate <= 0.0 || !allowed {
+                    continue;
+                }
+                let current = job.current.contains(&NodeId(node as u32));
+                for extra in 0..market.free(node).min(job.workers) {
+                    let price = market.gpu_cost(node, extra, horizon) / horizon;
+                    let value = if matches!(rule, TypeRule::Any) { rate / price } else { 1.0 / price };
+                    gpus.push((value, !current, node, extra, rate));
+                }
+            }
+            gpus.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)).then(a.3.cmp(&b.3)));
+            if gpus.len() < job.workers as usize {
+                continue;
+            }
+            gpus.truncate(job.workers as usize);
+            gpus.sort_by_key(|gpu| (gpu.2, gpu.3));
+            let rate = match progress {
+                Progress::Sum => gpus.iter().map(|gpu| gpu.4).sum(),
+                Progress::Bottleneck => {
+                    f64::from(job.workers) * gpus.iter().map(|gpu| gpu.4).fold(f64::INFINITY, f64::min)
+                }
+            };
+            let duration = job.remaining / rate;
+            let charged = rounds(duration, market.round);
+            let cost: f64 = gpus.iter().map(|gpu| market.gpu_cost(gpu.2, gpu.3, charged)).sum();
+            let mut parts: Vec<(NodeId, u32)> = Vec::new();
+            for gpu in &gpus {
+                match parts.last_mut() {
+                    Some(last) if last.0.index() == gpu.2 => last.1 += 1,
+                    _ => parts.push((NodeId(gpu.2 as u32), 1)),
+                }
+            }
+            let schedule = Schedule {
+                parts,
+                rate,
+                duration,
+                utility: utility.value(job.weight, job.ideal_duration, job.age + duration),
+                cost,
+            };
+            if best.as_ref().is_none_or(|best| schedule.payoff() > best.payoff()) {
+                best = Some(schedule);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_fast_subroutine_matches_the_plain_one_on_random_markets() {
+        // xorshift64*: the test needs no random crate, and its cases are the same every run.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        };
+        let mut uniform = move |below: u64| next() % below;
+        let mut scratch = Scratch::default();
+        let mut checked = 0;
+        for case in 0..3000 {
+            let types = 1 + uniform(3) as usize;
+            let nodes: Vec<(usize, u32)> = (0..2 + uniform(10))
+                .map(|_| (uniform(types as u64) as usize, [1, 2, 4, 8][uniform(4) as usize]))
+                .collect();
+            // Small integer prices make ties between nodes common.
+            let low = 1.0 + uniform(3) as f64;
+            let mut market = market(&nodes, low, low * [1.0, 2.0, 16.0][uniform(3) as usize]);
+            for _ in 0..uniform(12) {
+                let node = uniform(nodes.len() as u64) as usize;
+                if market.free(node) > 0 {
+                    market.take(node, 1, [0.5, 1.0, 3.0, 40.0][uniform(4) as usize]);
+                }
+            }
+            let rates: Vec<f64> = (0..types).map(|_| [0.0, 1.0, 2.0, 2.5, 3.0][uniform(5) as usize]).collect();
+            let current: Vec<NodeId> = (0..uniform(3)).map(|_| NodeId(uniform(nodes.len() as u64) as u32)).collect();
+            let job = JobInput {
+                workers: [1, 1, 2, 3, 4, 8][uniform(6) as usize],
+                worker_rates: &rates,
+                remaining: [50.0, 400.0, 9000.0][uniform(3) as usize],
+                age: [0.0, 100.0][uniform(2) as usize],
+                ideal_duration: 100.0,
+                weight: [1.0, 0.01][uniform(2) as usize],
+                current: &current,
+            };
+            if rates.iter().all(|rate| *rate == 0.0) {
+                continue;
+            }
+            for progress in [Progress::Sum, Progress::Bottleneck] {
+                for task_level in [true, false] {
+                    let fast = best_schedule_with(
+                        &job,
+                        &market,
+                        progress,
+                        task_level,
+                        Utility { exponent: 1.0 },
+                        &mut scratch,
+                    );
+                    let plain = reference(&job, &market, progress, task_level);
+                    assert_eq!(fast, plain, "case {case}: {progress:?}, task level {task_level}");
+                    checked += usize::from(plain.is_some());
+                }
+            }
+        }
+        assert!(checked > 5000, "only {checked} cases placed a job");
     }
 }
