@@ -28,15 +28,15 @@ pub struct Hadar {
     utility: Utility,
     low_factor: f64,
     high_factor: f64,
-    /// Per-worker rates per cluster GPU type, by (job type, workers).
-    rows: BTreeMap<(Arc<str>, u32), Vec<f64>>,
+    /// Per-worker rates per cluster GPU type, by (job type, workers, feasible types' mask).
+    rows: BTreeMap<(Arc<str>, u32, u64), Arc<[f64]>>,
 }
 
 /// A job prepared for the subroutine.
 struct Prepared {
     id: JobId,
     workers: u32,
-    rates: Vec<f64>,
+    rates: Arc<[f64]>,
     remaining: f64,
     age: f64,
     ideal_duration: f64,
@@ -154,8 +154,8 @@ impl Hadar {
     }
 
     /// Per-worker rates of `job` on each of the cluster's GPU types (0 where it cannot run).
-    fn worker_rates(&mut self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
-        let key = (job.job_type.clone(), job.gpus);
+    fn worker_rates(&mut self, job: &JobView, cluster: &ClusterView) -> Result<Arc<[f64]>, PolicyError> {
+        let key = (job.job_type.clone(), job.gpus, job.feasible_types.0);
         if let Some(row) = self.rows.get(&key) {
             return Ok(row.clone());
         }
@@ -175,6 +175,7 @@ impl Hadar {
         for rate in &mut row {
             *rate /= f64::from(job.gpus);
         }
+        let row: Arc<[f64]> = row.into();
         self.rows.insert(key, row.clone());
         Ok(row)
     }

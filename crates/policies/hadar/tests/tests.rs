@@ -239,3 +239,23 @@ fn random_workloads_keep_every_invariant_and_repeat_bit_for_bit() {
         assert_eq!(first.metrics.jobs_finished, 30, "case {case}");
     }
 }
+
+#[test]
+fn jobs_of_one_model_pinned_to_different_types_get_their_own_rates() {
+    // Two 1-GPU jobs of model m, the first pinned to the p100 (a trace's `gpu_type`), the
+    // second free to use any type. A v100 node and a p100 node, one GPU each. The policy
+    // caches rates by model and GPUs; with the feasible types in the key, job 1 sees its
+    // v100 rate and starts there at once (10 steps/s: 100 s) while job 0 runs on the p100
+    // (3 steps/s: 333.3 s). Had job 0's row (no v100) been reused for job 1, job 1 would have
+    // waited for the p100.
+    let jobs = vec![
+        JobSpec { gpu_type: Some("p100".into()), ..JobSpec::new(JobId(0), Time::ZERO, 1, "m", 1000.0) },
+        JobSpec::new(JobId(1), Time::ZERO, 1, "m", 1000.0),
+    ];
+    let (result, first) = simulate(hadar("pinned", "", false), cluster(&[(0, 1), (1, 1)]), &jobs, MixedTypes::Sum);
+    assert_eq!(
+        first.start,
+        vec![(JobId(0), Allocation::on_node(NodeId(1), 1)), (JobId(1), Allocation::on_node(NodeId(0), 1))]
+    );
+    assert_eq!(jcts(&result), vec![(1000.0f64 / 3.0 * 1e6).round() / 1e6, 100.0]);
+}
