@@ -322,8 +322,8 @@ impl Candidate {
     }
 
     /// Best first: the highest value, then the lowest tie key. The order is total over a job's
-    /// GPUs, so the best W are one set however they are found.
-    /// Values are positive and never NaN, so the plain comparisons agree with `total_cmp`.
+    /// GPUs, so the best W are one set however they are found. Values are positive and never
+    /// NaN, so the plain comparisons agree with `total_cmp`.
     fn order(&self, other: &Candidate) -> std::cmp::Ordering {
         if self.value > other.value {
             std::cmp::Ordering::Less
