@@ -68,9 +68,12 @@ pub fn run_top_of_order(
 ) -> Decision {
     let mut budget = context.cluster.spec().total_gpus();
     let mut selected = vec![false; order.len()];
+    // One past the last selected job: the walks below stop there or earlier.
+    let mut selected_end = 0;
     for (index, job) in order.iter().enumerate() {
         if job.gpus <= budget {
             selected[index] = true;
+            selected_end = index + 1;
             budget -= job.gpus;
             if budget == 0 {
                 break;
@@ -79,13 +82,25 @@ pub fn run_top_of_order(
     }
     let mut plan = context.cluster.clone();
     let mut preempt = Vec::new();
-    for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| job.is_running() && !**selected) {
-        let allocation = job.allocation.as_ref().expect("a running job has an allocation");
-        plan.release(allocation, job.cpu_demand());
-        preempt.push(job.id);
+    // `order` holds each active job at most once, so the walk may stop at its last running job.
+    let mut running_left = context.jobs.n_running();
+    for (job, selected) in order.iter().zip(&selected) {
+        if running_left == 0 {
+            break;
+        }
+        if !job.is_running() {
+            continue;
+        }
+        running_left -= 1;
+        if !selected {
+            let allocation = job.allocation.as_ref().expect("a running job has an allocation");
+            plan.release(allocation, job.cpu_demand());
+            preempt.push(job.id);
+        }
     }
     let mut start = Vec::new();
-    for (job, _) in order.iter().zip(&selected).filter(|(job, selected)| !job.is_running() && **selected) {
+    let candidates = order[..selected_end].iter().zip(&selected[..selected_end]);
+    for (job, _) in candidates.filter(|(job, selected)| !job.is_running() && **selected) {
         if let Some(allocation) = placer.place_job(&plan, job) {
             plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");
             start.push((job.id, allocation));
@@ -138,11 +153,16 @@ impl<K: Ord + Copy> KeptOrder<K> {
         changed.sort_unstable();
         // Every active job must be in exactly one of the two lists; otherwise (decisions were
         // skipped while jobs arrived, or one arrival was seen twice) sort them all.
+        // A few changed entries are inserted where they belong (a binary search each); many are
+        // merged in one pass. Both give the sorted union.
+        let few = changed.len() * FEW_CHANGED_PER_ENTRY <= sorted.len();
         let covered = sorted.len() + changed.len() == context.jobs.n_active()
             && changed.windows(2).all(|pair| pair[0] != pair[1])
-            && merge_sorted(sorted, changed, merged);
+            && if few { insert_sorted(sorted, changed) } else { merge_sorted(sorted, changed, merged) };
         if covered {
-            std::mem::swap(sorted, merged);
+            if !few {
+                std::mem::swap(sorted, merged);
+            }
         } else {
             sorted.clear();
             sorted.extend(context.jobs.queued().chain(context.jobs.running()).map(|job| (key(job), job.id)));
@@ -158,6 +178,26 @@ impl<K: Ord + Copy> KeptOrder<K> {
         );
         sorted
     }
+}
+
+/// [`KeptOrder::update`] inserts the changed entries one by one when there are at most one per
+/// this many unchanged ones, and merges the two lists otherwise.
+const FEW_CHANGED_PER_ENTRY: usize = 16;
+
+/// Inserts the sorted entries `new` into the sorted list `sorted`; returns false (leaving
+/// `sorted` partly updated) if an entry is in both.
+fn insert_sorted<T: Ord + Copy>(sorted: &mut Vec<T>, new: &[T]) -> bool {
+    let mut from = 0;
+    for &entry in new {
+        match sorted[from..].binary_search(&entry) {
+            Ok(_) => return false,
+            Err(offset) => {
+                sorted.insert(from + offset, entry);
+                from += offset + 1;
+            }
+        }
+    }
+    true
 }
 
 /// Merges two sorted lists into `merged`; returns false if an entry is in both.
@@ -190,9 +230,20 @@ mod tests {
     use std::sync::Arc;
 
     /// Random arrivals, starts, stops and finishes, with decisions sometimes skipped (as a
-    /// policy's fast path does): the kept order is always the full sort's.
+    /// policy's fast path does): the kept order is always the full sort's, whether many entries
+    /// change between decisions (merged) or few (inserted).
     #[test]
     fn kept_order_is_always_the_full_sort() {
+        let (_, merged) = kept_order_matches_the_full_sort(10);
+        assert!(merged > 1_000, "{merged} decisions merged");
+        let (inserted, _) = kept_order_matches_the_full_sort(300);
+        assert!(inserted > 1_000, "{inserted} decisions inserted");
+    }
+
+    /// Each active job finishes, stops or starts with probability `1 / churn` per decision.
+    /// Returns how many decisions inserted their changes and how many merged them.
+    fn kept_order_matches_the_full_sort(churn: u64) -> (usize, usize) {
+        let (mut inserted, mut merged) = (0, 0);
         let node = Node { name: "n".into(), gpu_type: GpuTypeId(0), gpus: 8, cpus: None, mem_gib: None, group: None };
         let cluster = ClusterView::new(Arc::new(ClusterSpec::new(vec!["gpu".into()], vec![node]).unwrap()));
         let mut jobs = JobsView::with_capacity(0);
@@ -215,7 +266,7 @@ mod tests {
             let active: Vec<JobId> = jobs.active().map(|job| job.id).collect();
             for id in active {
                 let running = jobs.get(id).unwrap().is_running();
-                match draw(10) {
+                match draw(churn) {
                     0 => {
                         jobs.remove(id);
                     }
@@ -244,10 +295,16 @@ mod tests {
             };
             let key = |job: &JobView| (job.last_change.unwrap_or(job.arrival), job.is_running());
             let kept: Vec<((Time, bool), JobId)> = order.update(&context, key).to_vec();
+            if order.changed.len() * FEW_CHANGED_PER_ENTRY <= kept.len() - order.changed.len() {
+                inserted += 1;
+            } else {
+                merged += 1;
+            }
             let mut full: Vec<((Time, bool), JobId)> = jobs.active().map(|job| (key(job), job.id)).collect();
             full.sort_unstable();
             assert_eq!(kept, full, "step {step}");
         }
         assert!(next_id > 1_000, "the test made {next_id} jobs");
+        (inserted, merged)
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::common::{KeptOrder, all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
+use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
 
 /// Gandiva-style time slicing (Xiao et al., OSDI'18): when jobs outnumber GPUs, every
 /// `quantum` seconds the jobs that have waited longest since they last ran replace the jobs
@@ -50,26 +50,25 @@ impl Policy for Gandiva {
         }
         // A running job's key is when it started; a waiting job's key is when it stopped (or
         // arrived). Earlier keys go first, and on equal keys waiting jobs go before running ones.
-        let order =
-            self.order.update(context, slice_key).iter().map(|&(_, id)| context.jobs.get(id).expect("an active job"));
+        let order = self.order.update(context, slice_key);
         // Do not slice within a quantum: a job that started less than a quantum ago keeps its
-        // GPUs unless this is the tick that ends its quantum.
-        let mut keep: Vec<&JobView> = Vec::new();
-        let mut rest: Vec<&JobView> = Vec::new();
-        for job in order {
-            let started_recently =
-                job.is_running() && job.last_change.is_some_and(|start| now - start < self.quantum - 1e-9);
-            if started_recently { keep.push(job) } else { rest.push(job) }
-        }
+        // GPUs unless this is the tick that ends its quantum. A running job's key holds its start.
+        let quantum = self.quantum;
+        let started_recently = |&((since, running), _): &((Time, bool), JobId)| running && now - since < quantum - 1e-9;
         // Wake up when the earliest running job's quantum ends.
-        let next_tick = keep
+        let next_tick = order
             .iter()
-            .filter_map(|job| job.last_change.map(|start| start + self.quantum))
+            .filter(|entry| started_recently(entry))
+            .map(|&((start, _), _)| start + quantum)
             .filter(|end| *end > now)
             .min()
-            .unwrap_or(now + self.quantum);
-        keep.extend(rest);
-        Ok(run_top_of_order(context, &self.placer, &keep, Some(next_tick)))
+            .unwrap_or(now + quantum);
+        let job = |&(_, id): &((Time, bool), JobId)| context.jobs.get(id).expect("an active job");
+        // The jobs within their quantum first, then the slicing order.
+        let mut ranked: Vec<&JobView> = Vec::with_capacity(order.len());
+        ranked.extend(order.iter().filter(|entry| started_recently(entry)).map(job));
+        ranked.extend(order.iter().filter(|entry| !started_recently(entry)).map(job));
+        Ok(run_top_of_order(context, &self.placer, &ranked, Some(next_tick)))
     }
 }
 

@@ -89,7 +89,8 @@ impl Policy for Las {
     }
 }
 
-/// Position in Tiresias' queues: (queue, entered now, waiting, entry time, id); smaller first.
+/// Position in Tiresias' queues: (queue, entered now, waiting, entry time, id); smaller first. The id
+/// makes every key unique, so an unstable sort gives the one order.
 type QueueKey = (usize, bool, bool, Time, JobId);
 
 /// Tiresias' per-job bookkeeping.
@@ -211,11 +212,11 @@ impl Policy for Tiresias {
             Decision::none()
         } else if all_waiting_fit(context) {
             keyed.retain(|(_, job)| !job.is_running());
-            keyed.sort_by_key(|entry| entry.0);
+            keyed.sort_unstable_by_key(|entry| entry.0);
             let start = start_in_order(context, &self.placer, keyed.iter().map(|(_, job)| *job), true);
             Decision { start, ..Decision::none() }
         } else {
-            keyed.sort_by_key(|entry| entry.0);
+            keyed.sort_unstable_by_key(|entry| entry.0);
             let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();
             run_top_of_order(context, &self.placer, &order, None)
         };

@@ -2,7 +2,9 @@
 
 use crate::common::{all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobView, Knowledge, ParamError, ParamReader, Policy, PolicyError, Time};
+use schedlab_core::{
+    Context, Decision, JobId, JobView, Knowledge, ParamError, ParamReader, Policy, PolicyError, Time, TotalF64,
+};
 
 /// What "short" means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +28,14 @@ fn remaining(job: &JobView, now: Time, size: Size) -> f64 {
         Size::Time => seconds,
         Size::GpuTime => seconds * f64::from(job.gpus),
     }
+}
+
+/// `jobs` sorted by remaining size, ties by id (each job's size computed once).
+fn by_remaining<'a>(jobs: impl Iterator<Item = &'a JobView>, now: Time, size: Size) -> Vec<&'a JobView> {
+    let mut keyed: Vec<(TotalF64, JobId, &JobView)> =
+        jobs.map(|job| (TotalF64(remaining(job, now, size)), job.id, job)).collect();
+    keyed.sort_unstable_by_key(|&(remaining, id, _)| (remaining, id));
+    keyed.into_iter().map(|(_, _, job)| job).collect()
 }
 
 /// Shortest job first (ORACLE: knows each job's true duration). Non-preemptive: waiting jobs
@@ -61,10 +71,9 @@ impl Policy for Sjf {
         if context.cluster.total_free() == 0 || context.jobs.n_queued() == 0 {
             return Ok(Decision::none());
         }
-        let mut order: Vec<&JobView> = context.jobs.queued().collect();
         // Waiting jobs have made no progress since they last stopped, so their remaining time
-        // does not depend on `now`; ties go to the earlier arrival (stable sort on id order).
-        order.sort_by(|a, b| remaining(a, context.now, self.size).total_cmp(&remaining(b, context.now, self.size)));
+        // does not depend on `now`; ties go to the earlier arrival.
+        let order = by_remaining(context.jobs.queued(), context.now, self.size);
         let start = start_in_order(context, &self.placer, order, self.backfill);
         Ok(Decision { start, ..Decision::none() })
     }
@@ -103,9 +112,11 @@ impl Policy for Srtf {
         }
         let now = context.now;
         let fast = all_waiting_fit(context);
-        let mut order: Vec<&JobView> =
-            if fast { context.jobs.queued().collect() } else { context.jobs.active().collect() };
-        order.sort_by(|a, b| remaining(a, now, self.size).total_cmp(&remaining(b, now, self.size)));
+        let order = if fast {
+            by_remaining(context.jobs.queued(), now, self.size)
+        } else {
+            by_remaining(context.jobs.active(), now, self.size)
+        };
         if fast {
             // Every job is selected: nothing to preempt, only the waiting jobs to place.
             let start = start_in_order(context, &self.placer, order, true);
