@@ -121,6 +121,8 @@ pub struct Tiresias {
     starvation: f64,
     service: Service,
     jobs: Vec<Option<TiresiasJob>>,
+    /// The active jobs in the order of the last full ranking: nearly sorted for the next one.
+    previous: Vec<JobId>,
 }
 
 impl Tiresias {
@@ -137,7 +139,7 @@ impl Tiresias {
                 message: "parameter 'thresholds': expected increasing values".into(),
             });
         }
-        Ok(Tiresias { name, placer, thresholds, starvation, service, jobs: Vec::new() })
+        Ok(Tiresias { name, placer, thresholds, starvation, service, jobs: Vec::new(), previous: Vec::new() })
     }
 
     fn executed(&self, job: &JobView, state: &TiresiasJob, now: Time) -> f64 {
@@ -168,7 +170,6 @@ impl Policy for Tiresias {
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
-        let now = context.now;
         for id in context.finished {
             if let Some(slot) = self.jobs.get_mut(id.index()) {
                 *slot = None;
@@ -177,8 +178,53 @@ impl Policy for Tiresias {
         // Tiresias keeps each queue as a list: members that stayed in the queue come first,
         // running before waiting; jobs that entered it now (arrived, demoted, promoted) are
         // appended behind them.
+        // Ranked in the previous decision's order, the keys arrive nearly sorted, and the sort
+        // (stable, over unique keys) only merges the few that moved.
+        let mut keyed = self.rank(context, self.previous_order(context));
+        keyed.sort_by_key(|entry| entry.0);
+        if keyed.windows(2).any(|pair| pair[0].0 == pair[1].0) {
+            // A job listed twice (so another may be missing): rank the active jobs afresh. Ranking
+            // a job twice in one decision changes nothing the first time did not.
+            keyed = self.rank(context, context.jobs.active().collect());
+            keyed.sort_by_key(|entry| entry.0);
+        }
+        self.previous.clear();
+        self.previous.extend(keyed.iter().map(|(_, job)| job.id));
+        let mut decision = if context.jobs.n_queued() == 0 {
+            Decision::none()
+        } else if all_waiting_fit(context) {
+            keyed.retain(|(_, job)| !job.is_running());
+            let start = start_in_order(context, &self.placer, keyed.iter().map(|(_, job)| *job), true);
+            Decision { start, ..Decision::none() }
+        } else {
+            let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();
+            run_top_of_order(context, &self.placer, &order, None)
+        };
+        decision.next_tick = self.next_event(context, &decision);
+        Ok(decision)
+    }
+}
+
+impl Tiresias {
+    /// The active jobs in the order of the last decision's ranking, then the arrivals; every
+    /// active job in arrival order when those lists do not add up to them.
+    fn previous_order<'a>(&self, context: &Context<'a>) -> Vec<&'a JobView> {
+        let mut jobs: Vec<&JobView> = Vec::with_capacity(context.jobs.n_active());
+        jobs.extend(self.previous.iter().filter_map(|&id| context.jobs.get(id)));
+        jobs.extend(context.arrived.iter().filter_map(|&id| context.jobs.get(id)));
+        if jobs.len() != context.jobs.n_active() {
+            jobs.clear();
+            jobs.extend(context.jobs.active());
+        }
+        jobs
+    }
+
+    /// Brings each job's queue up to date (demotions, starvation promotions) and returns its
+    /// queue key, in the order of `jobs`.
+    fn rank<'a>(&mut self, context: &Context<'a>, jobs: Vec<&'a JobView>) -> Vec<(QueueKey, &'a JobView)> {
+        let now = context.now;
         let mut keyed: Vec<(QueueKey, &JobView)> = Vec::with_capacity(context.jobs.n_active());
-        for job in context.jobs.active() {
+        for job in jobs {
             if job.id.index() >= self.jobs.len() {
                 self.jobs.resize(job.id.index() + 1, None);
             }
@@ -208,24 +254,9 @@ impl Policy for Tiresias {
             self.jobs[job.id.index()] = Some(state);
             keyed.push(((state.queue, state.entered == now, !job.is_running(), state.entered, job.id), job));
         }
-        let mut decision = if context.jobs.n_queued() == 0 {
-            Decision::none()
-        } else if all_waiting_fit(context) {
-            keyed.retain(|(_, job)| !job.is_running());
-            keyed.sort_unstable_by_key(|entry| entry.0);
-            let start = start_in_order(context, &self.placer, keyed.iter().map(|(_, job)| *job), true);
-            Decision { start, ..Decision::none() }
-        } else {
-            keyed.sort_unstable_by_key(|entry| entry.0);
-            let order: Vec<&JobView> = keyed.iter().map(|(_, job)| *job).collect();
-            run_top_of_order(context, &self.placer, &order, None)
-        };
-        decision.next_tick = self.next_event(context, &decision);
-        Ok(decision)
+        keyed
     }
-}
 
-impl Tiresias {
     /// Returns the earliest future demotion of a job that runs after `decision`, or promotion
     /// of a job that waits after it.
     fn next_event(&mut self, context: &Context<'_>, decision: &Decision) -> Option<Time> {
@@ -258,5 +289,72 @@ impl Tiresias {
             }
         }
         next
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_core::{Allocation, ClusterSpec, ClusterView, GpuTypeId, GpuTypeSet, JobSpec, JobsView, Node, NodeId};
+    use std::sync::Arc;
+
+    fn tiresias() -> Tiresias {
+        Tiresias {
+            name: "tiresias".into(),
+            placer: Placer::default(),
+            thresholds: vec![3250.0, 7200.0],
+            starvation: 0.0,
+            service: Service::GpuTime,
+            jobs: Vec::new(),
+            previous: Vec::new(),
+        }
+    }
+
+    /// The ranking starts from the previous decision's order; a list of arrivals that repeats a
+    /// ranked job (and so misses another) falls back to ranking every active job, in the order a
+    /// correct list gives.
+    #[test]
+    fn tiresias_ranks_every_active_job_even_when_told_a_wrong_arrival() {
+        let node = Node { name: "n".into(), gpu_type: GpuTypeId(0), gpus: 8, cpus: None, mem_gib: None, group: None };
+        let cluster = ClusterView::new(Arc::new(ClusterSpec::new(vec!["gpu".into()], vec![node]).unwrap()));
+        let mut jobs = JobsView::with_capacity(0);
+        let arrive = |jobs: &mut JobsView, id: u32, at: f64| {
+            let spec = JobSpec::new(JobId(id), Time::from_secs(at), 8, "t", 1e5);
+            jobs.insert(JobView::arrived(&spec, GpuTypeSet::ALL, None));
+        };
+        let (mut told_wrong, mut told_right) = (tiresias(), tiresias());
+        arrive(&mut jobs, 0, 1.0);
+        arrive(&mut jobs, 1, 1.0);
+        let (now, arrived) = (Time::from_secs(1.0), [JobId(0), JobId(1)]);
+        let first = Context {
+            now,
+            cluster: &cluster,
+            jobs: &jobs,
+            arrived: &arrived,
+            finished: &[],
+            rate_changed: &[],
+            tick: false,
+        };
+        let decision = told_wrong.schedule(&first).unwrap();
+        assert_eq!(decision, told_right.schedule(&first).unwrap());
+        assert_eq!(decision.start.iter().map(|entry| entry.0).collect::<Vec<_>>(), vec![JobId(0)]);
+        jobs.get_mut(JobId(0)).unwrap().record_start(now, Allocation::on_node(NodeId(0), 8), 1.0, now);
+        jobs.sync_state(JobId(0));
+        arrive(&mut jobs, 2, 2.0);
+        let now = Time::from_secs(2.0);
+        let wrong = [JobId(0)];
+        let right = [JobId(2)];
+        let context = |arrived| Context {
+            now,
+            cluster: &cluster,
+            jobs: &jobs,
+            arrived,
+            finished: &[],
+            rate_changed: &[],
+            tick: false,
+        };
+        assert_eq!(told_wrong.schedule(&context(&wrong)).unwrap(), told_right.schedule(&context(&right)).unwrap());
+        assert_eq!(told_wrong.previous, told_right.previous);
+        assert_eq!(told_right.previous, vec![JobId(0), JobId(1), JobId(2)]);
     }
 }

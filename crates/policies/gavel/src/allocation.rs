@@ -64,9 +64,7 @@ fn max_min_ratio(
     backend: Backend,
 ) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
     let classes = JobClasses::group(throughputs, scale_factors, demand, offset);
-    let mut lp = LinearProgram::new(name, Sense::Maximize);
-    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
-    lp.objective(objective, 1.0);
+    let (mut lp, objective) = ratio_program(name);
     let vars = classes.time_variables(&mut lp, throughputs);
     for (row, &m) in vars.iter().zip(&classes.representatives) {
         if demand[m] > 0.0 {
@@ -76,16 +74,28 @@ fn max_min_ratio(
             lp.constraint(terms, Comparison::AtMost, offset.map_or(0.0, |offset| -offset[m]));
         }
     }
-    if classes.representatives.iter().all(|&m| demand[m] <= 0.0) {
-        // Nothing to balance: bound t so that the program stays bounded.
-        lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
-    }
+    bound_when_nothing_to_balance(&mut lp, objective, classes.representatives.iter().map(|&m| demand[m]));
     for (j, &gpus) in capacity.iter().enumerate() {
         lp.constraint(classes.capacity_terms(&vars, scale_factors, j), Comparison::AtMost, f64::from(gpus));
     }
     let solution = solve(&lp, backend)?;
     let fractions = classes.expand(&vars, &solution);
     Ok((fractions, solution.value(objective), solution.stats))
+}
+
+/// A program that maximises its first variable, `t` (unbounded: the rows bound it).
+fn ratio_program(name: &str) -> (LinearProgram, Var) {
+    let mut lp = LinearProgram::new(name, Sense::Maximize);
+    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+    lp.objective(objective, 1.0);
+    (lp, objective)
+}
+
+/// With no positive demand no row bounds `t`: `t <= 0` keeps the program bounded.
+fn bound_when_nothing_to_balance(lp: &mut LinearProgram, objective: Var, mut demands: impl Iterator<Item = f64>) {
+    if demands.all(|demand| demand <= 0.0) {
+        lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
+    }
 }
 
 /// GPU types up to which [`max_min_ratio_totals`] writes one capacity row per set of types.
@@ -112,9 +122,7 @@ fn max_min_ratio_totals(
         .iter()
         .map(|row| row.iter().enumerate().filter(|(_, rate)| **rate > 0.0).fold(0, |set, (j, _)| set | 1 << j))
         .collect();
-    let mut lp = LinearProgram::new(name, Sense::Maximize);
-    let objective = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
-    lp.objective(objective, 1.0);
+    let (mut lp, objective) = ratio_program(name);
     let totals: Vec<Var> = usable.iter().map(|&set| lp.variable(0.0, if set == 0 { 0.0 } else { 1.0 })).collect();
     for m in 0..throughputs.len() {
         if demand[m] > 0.0 {
@@ -127,10 +135,7 @@ fn max_min_ratio_totals(
             );
         }
     }
-    if demand.iter().all(|&demand| demand <= 0.0) {
-        // Nothing to balance: bound t so that the program stays bounded.
-        lp.constraint(vec![(objective, 1.0)], Comparison::AtMost, 0.0);
-    }
+    bound_when_nothing_to_balance(&mut lp, objective, demand.iter().copied());
     for types_in in 1..(1usize << types) {
         let terms: Vec<(Var, f64)> = (0..totals.len())
             .filter(|&m| usable[m] != 0 && usable[m] & !types_in == 0)
