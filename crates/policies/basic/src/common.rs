@@ -224,10 +224,20 @@ fn merge_sorted<T: Ord + Copy>(old: &[T], new: &[T], merged: &mut Vec<T>) -> boo
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use schedlab_core::{ClusterSpec, GpuTypeId, GpuTypeSet, JobSpec, JobsView, Node, NodeId, Time};
     use std::sync::Arc;
+
+    /// A decision's context at `now` with these arrivals and nothing finished.
+    pub(crate) fn context_at<'a>(
+        now: Time,
+        cluster: &'a ClusterView,
+        jobs: &'a JobsView,
+        arrived: &'a [JobId],
+    ) -> Context<'a> {
+        Context { now, cluster, jobs, arrived, finished: &[], rate_changed: &[], tick: false }
+    }
 
     /// Random arrivals, starts, stops and finishes, with decisions sometimes skipped (as a
     /// policy's fast path does): the kept order is always the full sort's, whether many entries
@@ -284,15 +294,7 @@ mod tests {
             if draw(5) == 0 {
                 continue; // a skipped decision: its arrivals are never reported
             }
-            let context = Context {
-                now,
-                cluster: &cluster,
-                jobs: &jobs,
-                arrived: &arrived,
-                finished: &[],
-                rate_changed: &[],
-                tick: false,
-            };
+            let context = context_at(now, &cluster, &jobs, &arrived);
             let key = |job: &JobView| (job.last_change.unwrap_or(job.arrival), job.is_running());
             let kept: Vec<((Time, bool), JobId)> = order.update(&context, key).to_vec();
             if order.changed.len() * FEW_CHANGED_PER_ENTRY <= kept.len() - order.changed.len() {

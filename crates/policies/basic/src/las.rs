@@ -90,7 +90,7 @@ impl Policy for Las {
 }
 
 /// Position in Tiresias' queues: (queue, entered now, waiting, entry time, id); smaller first. The id
-/// makes every key unique, so an unstable sort gives the one order.
+/// makes every key unique, so the sorted order does not depend on the order the jobs came in.
 type QueueKey = (usize, bool, bool, Time, JobId);
 
 /// Tiresias' per-job bookkeeping.
@@ -177,9 +177,8 @@ impl Policy for Tiresias {
         }
         // Tiresias keeps each queue as a list: members that stayed in the queue come first,
         // running before waiting; jobs that entered it now (arrived, demoted, promoted) are
-        // appended behind them.
-        // Ranked in the previous decision's order, the keys arrive nearly sorted, and the sort
-        // (stable, over unique keys) only merges the few that moved.
+        // appended behind them. Ranked in the previous decision's order, the keys arrive nearly
+        // sorted, and the (stable) sort only merges the few that moved.
         let mut keyed = self.rank(context, self.previous_order(context));
         keyed.sort_by_key(|entry| entry.0);
         if keyed.windows(2).any(|pair| pair[0].0 == pair[1].0) {
@@ -295,6 +294,7 @@ impl Tiresias {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::tests::context_at;
     use schedlab_core::{Allocation, ClusterSpec, ClusterView, GpuTypeId, GpuTypeSet, JobSpec, JobsView, Node, NodeId};
     use std::sync::Arc;
 
@@ -326,15 +326,7 @@ mod tests {
         arrive(&mut jobs, 0, 1.0);
         arrive(&mut jobs, 1, 1.0);
         let (now, arrived) = (Time::from_secs(1.0), [JobId(0), JobId(1)]);
-        let first = Context {
-            now,
-            cluster: &cluster,
-            jobs: &jobs,
-            arrived: &arrived,
-            finished: &[],
-            rate_changed: &[],
-            tick: false,
-        };
+        let first = context_at(now, &cluster, &jobs, &arrived);
         let decision = told_wrong.schedule(&first).unwrap();
         assert_eq!(decision, told_right.schedule(&first).unwrap());
         assert_eq!(decision.start.iter().map(|entry| entry.0).collect::<Vec<_>>(), vec![JobId(0)]);
@@ -344,16 +336,10 @@ mod tests {
         let now = Time::from_secs(2.0);
         let wrong = [JobId(0)];
         let right = [JobId(2)];
-        let context = |arrived| Context {
-            now,
-            cluster: &cluster,
-            jobs: &jobs,
-            arrived,
-            finished: &[],
-            rate_changed: &[],
-            tick: false,
-        };
-        assert_eq!(told_wrong.schedule(&context(&wrong)).unwrap(), told_right.schedule(&context(&right)).unwrap());
+        assert_eq!(
+            told_wrong.schedule(&context_at(now, &cluster, &jobs, &wrong)).unwrap(),
+            told_right.schedule(&context_at(now, &cluster, &jobs, &right)).unwrap()
+        );
         assert_eq!(told_wrong.previous, told_right.previous);
         assert_eq!(told_right.previous, vec![JobId(0), JobId(1), JobId(2)]);
     }
