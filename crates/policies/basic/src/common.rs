@@ -53,7 +53,8 @@ pub fn all_waiting_fit(context: &Context<'_>) -> bool {
     true
 }
 
-/// Preemptive: runs the jobs at the top of `order` (highest priority first).
+/// Preemptive: runs the jobs at the top of `order` (highest priority first; each active job at
+/// most once).
 ///
 /// As in Tiresias' simulator, jobs are first selected by GPU count alone: walking the order,
 /// a job is selected if its GPUs fit in what the selected jobs above it left of the cluster's
