@@ -1,9 +1,12 @@
 //! `schedlab bench`: whole experiments timed the way hyperfine times commands.
 //!
-//! Each timed repetition reruns every run of every spec in a fresh scratch folder (so nothing
-//! is reused from a store) and measures wall-clock time with `std::time::Instant`: per spec and
-//! for the suite, min / median / max over repetitions, at each thread count asked for. The
-//! scratch folder is removed afterwards; `results/` is never touched.
+//! Each repetition reruns every run of every spec (nothing is reused from a store) in a scratch
+//! folder, one per thread count, and measures wall-clock time with `std::time::Instant`: per
+//! spec and for the suite, min / median / max over repetitions, at each thread count asked for.
+//! The folder is kept from one repetition to the next for one thing only: its stored run times
+//! order the next repetition's runs longest first, as `reproduce` orders them by the times in
+//! `results/` (so a warm-up also gives the timed repetitions that order). The scratch folder is
+//! removed afterwards; `results/` is never touched.
 
 use crate::flags::BenchArgs;
 use anyhow::{Result, bail};
@@ -112,6 +115,7 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
     for &threads in &args.threads {
         let mut samples: Vec<Vec<f64>> = vec![Vec::new(); experiments.len()];
         let mut suite = Vec::new();
+        let folder = scratch.join(format!("threads-{threads}"));
         for repetition in 0..args.warmup + args.runs {
             let timed = repetition >= args.warmup;
             let mut total = 0.0;
@@ -119,7 +123,7 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
                 let options = RunOptions {
                     threads,
                     force: true,
-                    results_dir: scratch.join(format!("{threads}-{repetition}")),
+                    results_dir: folder.clone(),
                     git_revision: None,
                     known_checksums: known_checksums.clone(),
                     strict_data: false,
@@ -142,8 +146,8 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
             if timed {
                 suite.push(total);
             }
-            let _ = std::fs::remove_dir_all(scratch.join(format!("{threads}-{repetition}")));
         }
+        let _ = std::fs::remove_dir_all(&folder);
         let mut all_runs = 0;
         for (experiment, samples) in experiments.iter().zip(&samples) {
             let runs = experiment.runs().len();

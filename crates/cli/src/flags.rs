@@ -33,8 +33,9 @@ pub enum Command {
     /// that runs `report` (files in `RESULTS/<name>/slurm/`; `sh submit.sh` submits both).
     Slurm(SlurmArgs),
     /// Time whole experiments as hyperfine times commands: warm-up runs, then repeated timed
-    /// runs (every run recomputed, in a scratch folder that is removed), with min / median / max
-    /// per experiment and for the suite, at each thread count.
+    /// runs (every run recomputed, in a scratch folder that is removed; from the second
+    /// repetition on, runs start longest first by the previous one's times, as `reproduce` orders
+    /// them), with min / median / max per experiment and for the suite, at each thread count.
     Bench(BenchArgs),
     /// Validate a spec without running it: everything `run` checks (syntax, policies, metrics,
     /// sweep values, data files), without simulating.
