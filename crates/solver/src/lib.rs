@@ -14,6 +14,8 @@
 
 #![deny(missing_docs)]
 
+pub mod max_min;
+
 use good_lp::{Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, variable};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -30,16 +32,21 @@ pub enum Backend {
     Cbc,
     /// Clarabel: pure Rust interior point, as cvxpy's ECOS (always compiled in); LPs only.
     Clarabel,
+    /// schedlab's own interior point for max-min ratio LPs ([`max_min`], always compiled in):
+    /// policies that build such an LP call [`max_min::solve_max_min_ratio`] with it; every
+    /// other program given this backend is solved by Clarabel, also an interior point.
+    MaxMinIpm,
 }
 
 impl Backend {
     /// Every backend, compiled in or not.
-    pub const ALL: [Backend; 4] = [Backend::MicroLp, Backend::Highs, Backend::Cbc, Backend::Clarabel];
+    pub const ALL: [Backend; 5] =
+        [Backend::MicroLp, Backend::Highs, Backend::Cbc, Backend::Clarabel, Backend::MaxMinIpm];
 
     /// The cargo feature that compiles this backend in (`None` for microlp, always present).
     pub fn feature(self) -> Option<&'static str> {
         match self {
-            Backend::MicroLp | Backend::Clarabel => None,
+            Backend::MicroLp | Backend::Clarabel | Backend::MaxMinIpm => None,
             Backend::Highs => Some("highs"),
             Backend::Cbc => Some("cbc"),
         }
@@ -48,7 +55,7 @@ impl Backend {
     /// Returns whether this build can solve with this backend.
     pub fn is_available(self) -> bool {
         match self {
-            Backend::MicroLp | Backend::Clarabel => true,
+            Backend::MicroLp | Backend::Clarabel | Backend::MaxMinIpm => true,
             Backend::Highs => cfg!(feature = "highs"),
             Backend::Cbc => cfg!(feature = "cbc"),
         }
@@ -59,9 +66,17 @@ impl Backend {
         Backend::ALL.into_iter().filter(|backend| backend.is_available()).collect()
     }
 
-    /// Returns whether this backend solves programs with integer variables (clarabel does not).
+    /// Returns whether this backend solves programs with integer variables (the interior
+    /// points do not).
     pub fn solves_milps(self) -> bool {
-        self != Backend::Clarabel
+        !matches!(self, Backend::Clarabel | Backend::MaxMinIpm)
+    }
+
+    /// The backend that solves a general [`LinearProgram`] given this one: Clarabel for
+    /// [`Backend::MaxMinIpm`], which solves only [`max_min::MaxMinRatio`] programs; itself
+    /// otherwise.
+    pub fn for_general_programs(self) -> Backend {
+        if self == Backend::MaxMinIpm { Backend::Clarabel } else { self }
     }
 
     /// The backends this build can use for MILPs.
@@ -77,6 +92,7 @@ impl fmt::Display for Backend {
             Backend::Highs => "highs",
             Backend::Cbc => "cbc",
             Backend::Clarabel => "clarabel",
+            Backend::MaxMinIpm => "maxmin-ipm",
         })
     }
 }
@@ -89,7 +105,10 @@ impl std::str::FromStr for Backend {
             "highs" => Ok(Backend::Highs),
             "cbc" => Ok(Backend::Cbc),
             "clarabel" => Ok(Backend::Clarabel),
-            other => Err(format!("unknown LP backend '{other}'; expected one of: microlp, highs, cbc, clarabel")),
+            "maxmin-ipm" => Ok(Backend::MaxMinIpm),
+            other => {
+                Err(format!("unknown LP backend '{other}'; expected one of: microlp, highs, cbc, clarabel, maxmin-ipm"))
+            }
         }
     }
 }
@@ -307,7 +326,11 @@ fn clarabel_solved(solution: &good_lp::solvers::clarabel::ClarabelSolution) -> R
 /// at a vertex, and the solution says so (`SolveStats::fell_back`): on long runs an interior
 /// point can stall on a numerically hard instance where the simplex does not (cvxpy's ECOS
 /// would return its inaccurate point, and Gavel would use it).
+///
+/// [`Backend::MaxMinIpm`] solves only [`max_min::MaxMinRatio`] programs; any other program
+/// given it is solved with Clarabel (and its statistics say so).
 pub fn solve(program: &LinearProgram, backend: Backend) -> Result<LpSolution, SolverError> {
+    let backend = backend.for_general_programs();
     fall_back(solve_with(program, backend), || solve_with(program, Backend::MicroLp))
 }
 
@@ -470,7 +493,7 @@ mod tests {
             assert!((solution.value(x) - 1.0).abs() < 1e-9 && (solution.value(y) - 3.0).abs() < 1e-9, "{backend}");
             assert!((solution.objective - 7.0).abs() < 1e-9, "{backend}");
             assert_eq!((solution.stats.variables, solution.stats.constraints), (2, 2));
-            assert_eq!(solution.stats.backend, backend);
+            assert_eq!(solution.stats.backend, backend.for_general_programs());
         }
     }
 
@@ -522,7 +545,11 @@ mod tests {
         assert_eq!(error.to_string(), "LP 'impossible' (1 variables, 1 constraints) with microlp: infeasible");
         for backend in Backend::available() {
             let error = solve(&lp, backend).unwrap_err();
-            assert_eq!((error.backend, error.failure), (backend, Failure::Infeasible), "{error}");
+            assert_eq!(
+                (error.backend, error.failure),
+                (backend.for_general_programs(), Failure::Infeasible),
+                "{error}"
+            );
         }
         let mut lp = LinearProgram::new("open", Sense::Maximize);
         let x = lp.variable(0.0, f64::INFINITY);

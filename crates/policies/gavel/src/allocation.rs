@@ -1,6 +1,9 @@
 //! Allocation LPs: the fraction of time `X[m][j]` each job `m` should spend on each GPU type `j`.
 
-use schedlab_solver::{Backend, Comparison, LinearProgram, LpSolution, Sense, SolveStats, SolverError, Var, solve};
+use schedlab_solver::max_min::{MaxMinRatio, solve_max_min_ratio};
+use schedlab_solver::{
+    Backend, Comparison, Failure, LinearProgram, LpSolution, Sense, SolveStats, SolverError, Var, solve,
+};
 use std::collections::HashMap;
 
 /// The inputs every Gavel allocation LP shares.
@@ -64,6 +67,9 @@ fn max_min_ratio(
     backend: Backend,
 ) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
     let classes = JobClasses::group(throughputs, scale_factors, demand, offset);
+    if backend == Backend::MaxMinIpm && offset.is_none() {
+        return max_min_ratio_structured(name, throughputs, demand, scale_factors, capacity, &classes);
+    }
     let (mut lp, objective) = ratio_program(name);
     let vars = classes.time_variables(&mut lp, throughputs);
     for (row, &m) in vars.iter().zip(&classes.representatives) {
@@ -81,6 +87,42 @@ fn max_min_ratio(
     let solution = solve(&lp, backend)?;
     let fractions = classes.expand(&vars, &solution);
     Ok((fractions, solution.value(objective), solution.stats))
+}
+
+/// [`max_min_ratio`] (without offsets) by the solver crate's structured interior point,
+/// one row per class. When it stops short of its tolerances the LP is solved again with
+/// microlp, at a vertex, and the statistics say so, as for Clarabel.
+fn max_min_ratio_structured(
+    name: &str,
+    throughputs: &[Vec<f64>],
+    demand: &[f64],
+    scale_factors: &[u32],
+    capacity: &[u32],
+    classes: &JobClasses,
+) -> Result<(Vec<Vec<f64>>, f64, SolveStats), SolverError> {
+    let rates: Vec<Vec<f64>> = classes.representatives.iter().map(|&m| throughputs[m].clone()).collect();
+    let class_demand: Vec<f64> = classes.representatives.iter().map(|&m| demand[m]).collect();
+    let gpu_use: Vec<f64> = classes
+        .representatives
+        .iter()
+        .zip(&classes.sizes)
+        .map(|(&m, &size)| f64::from(scale_factors[m]) * size as f64)
+        .collect();
+    let gpus: Vec<f64> = capacity.iter().map(|&gpus| f64::from(gpus)).collect();
+    let problem = MaxMinRatio { name, rates: &rates, demand: &class_demand, gpu_use: &gpu_use, capacity: &gpus };
+    match solve_max_min_ratio(&problem) {
+        Ok(solution) => {
+            let fractions = classes.class_of.iter().map(|&class| solution.fractions[class].clone()).collect();
+            Ok((fractions, solution.ratio, solution.stats))
+        }
+        Err(error) if error.failure == Failure::StoppedShort => {
+            let (fractions, ratio, mut stats) =
+                max_min_ratio(name, throughputs, demand, None, scale_factors, capacity, Backend::MicroLp)?;
+            stats.fell_back = true;
+            Ok((fractions, ratio, stats))
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// A program that maximises its first variable, `t` (unbounded: the rows bound it).
@@ -1236,6 +1278,87 @@ pub(crate) mod tests {
             assert_eq!(result.fractions[m], result.fractions[0]);
             assert!(close(result.fractions[m][0], 1.0 / 3.0) && close(result.fractions[m][1], 5.0 / 33.0));
         }
+    }
+
+    #[test]
+    fn the_structured_interior_point_reaches_the_simplex_optimum_and_ends_where_clarabel_does() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for case in 0..40 {
+            let jobs = rng.random_range(1..60);
+            let types = rng.random_range(1..4);
+            let templates: Vec<Vec<f64>> =
+                (0..5).map(|_| (0..types).map(|_| rng.random_range(0.5..20.0)).collect()).collect();
+            let input = AllocationInput {
+                // Half the cases draw from five templates, so that rows merge into classes.
+                throughputs: (0..jobs)
+                    .map(|_| match case % 2 {
+                        0 => templates[rng.random_range(0..5)].clone(),
+                        _ => (0..types)
+                            .map(|_| if rng.random_bool(0.1) { 0.0 } else { rng.random_range(0.5..20.0) })
+                            .collect(),
+                    })
+                    .collect(),
+                scale_factors: (0..jobs).map(|_| [1, 2, 4][rng.random_range(0..3)]).collect(),
+                weights: (0..jobs).map(|_| rng.random_range(0.5..2.0)).collect(),
+                capacity: (0..types).map(|_| rng.random_range(1..(jobs as u32 / 2).max(2))).collect(),
+            };
+            let remaining: Vec<f64> = (0..jobs).map(|_| rng.random_range(1e3..1e6)).collect();
+            for aware in [true, false] {
+                let pairs = [
+                    (
+                        max_min_fairness(&input, aware, Backend::MicroLp),
+                        max_min_fairness(&input, aware, Backend::MaxMinIpm),
+                    ),
+                    (
+                        makespan(&input, &remaining, aware, Backend::MicroLp),
+                        makespan(&input, &remaining, aware, Backend::MaxMinIpm),
+                    ),
+                ];
+                for (vertex, interior) in pairs {
+                    let (vertex, interior) = (vertex.unwrap(), interior.unwrap());
+                    assert_eq!(interior.stats.backend, Backend::MaxMinIpm);
+                    // A job that can run nowhere makes the horizon infinite in both.
+                    let gap = if vertex.objective.is_infinite() && interior.objective == vertex.objective {
+                        0.0
+                    } else {
+                        (vertex.objective - interior.objective).abs() / vertex.objective.abs().max(1e-12)
+                    };
+                    assert!(
+                        gap < 1e-7,
+                        "case {case}, aware {aware}: {} against the simplex's {}",
+                        interior.objective,
+                        vertex.objective
+                    );
+                    for (j, &gpus) in input.capacity.iter().enumerate() {
+                        let used: f64 = interior
+                            .fractions
+                            .iter()
+                            .zip(&input.scale_factors)
+                            .map(|(x, &s)| x[j] * f64::from(s))
+                            .sum();
+                        assert!(used <= f64::from(gpus) * (1.0 + 1e-8), "case {case}: type {j} uses {used} of {gpus}");
+                    }
+                }
+            }
+        }
+        // The aware LP of `the_agnostic_allocation_gives_every_job_the_same_share_of_gpus`:
+        // every x1 in [1/4, 1/2] is optimal. Both interior points end at x1 = 1/2 (not at the
+        // face's analytic centre: Mehrotra-type steps approach the face where the last steps
+        // take them).
+        let input = AllocationInput {
+            throughputs: vec![vec![3.0], vec![5.0]],
+            scale_factors: vec![1, 2],
+            weights: vec![1.0, 1.0],
+            capacity: vec![2],
+        };
+        let interior = max_min_fairness(&input, true, Backend::MaxMinIpm).unwrap();
+        let clarabel = max_min_fairness(&input, true, Backend::Clarabel).unwrap();
+        let x1 = interior.fractions[1][0];
+        assert!(
+            (x1 - 0.5).abs() < 1e-6 && (x1 - clarabel.fractions[1][0]).abs() < 1e-6,
+            "{interior:?} against {clarabel:?}"
+        );
     }
 
     /// Two single-GPU jobs on one GPU of each of two types.

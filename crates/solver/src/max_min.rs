@@ -1,0 +1,767 @@
+//! A dedicated interior-point solver for max-min ratio LPs, the shape of Gavel's max-min
+//! fairness and makespan allocations:
+//!
+//! ```text
+//! maximise t  subject to  sum_j R[m][j] x[m][j] >= t d[m]   (every job m)
+//!                         sum_j x[m][j] <= 1                (every job m)
+//!                         sum_m a[m] x[m][j] <= N[j]        (every type j)
+//!                         x >= 0, x[m][j] = 0 where R[m][j] = 0
+//! ```
+//!
+//! Each job's variables meet only its own two rows and the few capacity rows, so the normal
+//! equations of an interior-point method are 2x2 blocks, one per job, bordered by one row per
+//! type and one for `t`. Eliminating the blocks leaves a dense system of (types + 1) unknowns:
+//! an iteration costs O(jobs x types^2) where a general solver factors a sparse matrix of all
+//! jobs. The method is Mehrotra's predictor-corrector (Nocedal and Wright, *Numerical
+//! Optimization*, 2nd ed., Algorithm 14.3, with its starting point, section 14.2) on the
+//! program in standard form; like cvxpy's ECOS, which Gavel uses, it converges to a point in
+//! the middle of the optimal face when the optimum is not unique, not to a vertex.
+
+use crate::{Backend, Failure, SolveStats, SolverError};
+use std::time::Instant;
+
+/// A max-min ratio LP (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct MaxMinRatio<'a> {
+    /// Names the program in errors.
+    pub name: &'a str,
+    /// `rates[m][j]`: job `m`'s rate on type `j` (at least 0; 0: the job cannot use the type).
+    pub rates: &'a [Vec<f64>],
+    /// `demand[m]`: the rate job `m` needs per unit of `t` (at least 0; 0: no demand row).
+    pub demand: &'a [f64],
+    /// `gpu_use[m]`: GPUs of every type that one unit of job `m`'s time takes (its scale
+    /// factor, times the jobs its row stands for).
+    pub gpu_use: &'a [f64],
+    /// `capacity[j]`: GPUs of type `j`.
+    pub capacity: &'a [f64],
+}
+
+/// An optimal solution of a [`MaxMinRatio`] program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaxMinSolution {
+    /// `x[m][j]`, clamped to `[0, 1]`.
+    pub fractions: Vec<Vec<f64>>,
+    /// The optimal `t`.
+    pub ratio: f64,
+    /// Sizes (of the program as an LP: one variable per usable pair and `t`, two rows per job
+    /// and one per type) and timings.
+    pub stats: SolveStats,
+}
+
+/// Relative primal and dual infeasibility and duality gap at which the method stops.
+const TOLERANCE: f64 = 1e-9;
+/// Iterations after which the method gives up (it takes 15-40 on Gavel's instances).
+const MAX_ITERATIONS: usize = 200;
+/// Fraction of the way to the boundary that a step goes.
+const STEP_TO_BOUNDARY: f64 = 0.995;
+/// A job's block whose determinant is below this fraction of the product of its diagonal
+/// keeps its rows in the dense system (see `Blocks::factor`).
+const DEGENERATE_BLOCK: f64 = 1e-8;
+
+/// Solves `problem` with the structured interior-point method.
+///
+/// Programs whose optimum is `t = 0` for lack of anything to balance (no positive demand), or
+/// because a job with demand can use no type with capacity, return `t = 0` and no time for
+/// any job. An input that is not finite and non-negative is a [`Failure::Unusable`] error
+/// naming the entry; not converging within 200 iterations is [`Failure::StoppedShort`].
+pub fn solve_max_min_ratio(problem: &MaxMinRatio<'_>) -> Result<MaxMinSolution, SolverError> {
+    let started = Instant::now();
+    let jobs = problem.rates.len();
+    let types = problem.capacity.len();
+    let usable_pairs = problem.rates.iter().flatten().filter(|rate| **rate > 0.0).count();
+    let fail = |failure: Failure, reason: String| SolverError {
+        name: problem.name.to_string(),
+        variables: usable_pairs + 1,
+        constraints: 2 * jobs + types,
+        backend: Backend::MaxMinIpm,
+        failure,
+        reason,
+    };
+    problem.check().map_err(|reason| fail(Failure::Unusable, reason))?;
+    let mut fractions = vec![vec![0.0; types]; jobs];
+    let stats = |solve_time| SolveStats {
+        backend: Backend::MaxMinIpm,
+        variables: usable_pairs + 1,
+        constraints: 2 * jobs + types,
+        build_time: std::time::Duration::ZERO,
+        solve_time,
+        fell_back: false,
+    };
+    let Some(blocks) = Blocks::new(problem) else {
+        return Ok(MaxMinSolution { fractions, ratio: 0.0, stats: stats(started.elapsed()) });
+    };
+    let z = blocks.interior_point().map_err(|reason| fail(Failure::StoppedShort, reason))?;
+    for (k, &(m, j)) in blocks.pairs.iter().enumerate() {
+        fractions[m][j] = z[k].clamp(0.0, 1.0);
+    }
+    let ratio = z[blocks.t()] * blocks.t_scale;
+    Ok(MaxMinSolution { fractions, ratio, stats: stats(started.elapsed()) })
+}
+
+impl MaxMinRatio<'_> {
+    /// Every entry must be finite and non-negative and the rows as long as promised.
+    fn check(&self) -> Result<(), String> {
+        let jobs = self.rates.len();
+        if self.demand.len() != jobs || self.gpu_use.len() != jobs {
+            return Err(format!(
+                "{jobs} rows of rates but {} demands and {} GPU uses",
+                self.demand.len(),
+                self.gpu_use.len()
+            ));
+        }
+        let valid = |value: f64| value.is_finite() && value >= 0.0;
+        for (m, row) in self.rates.iter().enumerate() {
+            if row.len() != self.capacity.len() {
+                return Err(format!("job {m} has {} rates for {} types", row.len(), self.capacity.len()));
+            }
+            if let Some(j) = row.iter().position(|rate| !valid(*rate)) {
+                return Err(format!("job {m}'s rate on type {j} is {}, expected a finite number >= 0", row[j]));
+            }
+            for (what, value) in [("demand", self.demand[m]), ("GPU use", self.gpu_use[m])] {
+                if !valid(value) {
+                    return Err(format!("job {m}'s {what} is {value}, expected a finite number >= 0"));
+                }
+            }
+        }
+        if let Some(j) = self.capacity.iter().position(|gpus| !valid(*gpus)) {
+            return Err(format!("type {j}'s capacity is {}, expected a finite number >= 0", self.capacity[j]));
+        }
+        Ok(())
+    }
+}
+
+/// The program in standard form, scaled: `min c'z` subject to `A z = b`, `z >= 0`.
+///
+/// Variables `z`: one `x` per usable pair (job, type with capacity), then `t / t_scale`, then
+/// per job the demand row's surplus `u` and the time row's slack `g`, then per type the
+/// capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = 0`, the demand row
+/// divided by the job's largest rate) and `G_m` (`sum_j x + g = 1`), then per type `C_j`
+/// (`sum_m e x + c = 1`, divided by the capacity). `t_scale` is the largest `t` any single
+/// job allows, so the scaled `t` lies in `[0, 1]` like every `x`.
+struct Blocks {
+    /// Jobs with at least one usable pair, in order (others get no time): the listed jobs.
+    jobs: Vec<usize>,
+    /// Types with capacity (others get no time).
+    types: Vec<usize>,
+    /// Each usable pair (job, type), grouped by job.
+    pairs: Vec<(usize, usize)>,
+    /// Where each listed job's pairs start in `pairs` (one more entry than `jobs`).
+    start: Vec<usize>,
+    /// Each pair's index among the types with capacity.
+    pair_type: Vec<usize>,
+    /// Each pair's coefficient in its job's demand row.
+    rate: Vec<f64>,
+    /// Each pair's coefficient in its type's capacity row.
+    gpu_share: Vec<f64>,
+    /// Each listed job's scaled demand.
+    demand: Vec<f64>,
+    /// `t = t_scale` times the scaled `t`.
+    t_scale: f64,
+}
+
+impl Blocks {
+    /// The scaled program, or `None` when its optimum is `t = 0` (see [`solve_max_min_ratio`]).
+    fn new(problem: &MaxMinRatio<'_>) -> Option<Blocks> {
+        let types: Vec<usize> = (0..problem.capacity.len()).filter(|&j| problem.capacity[j] > 0.0).collect();
+        let usable = |m: usize| types.iter().filter(move |&&j| problem.rates[m][j] > 0.0);
+        let mut t_scale = f64::INFINITY;
+        for m in 0..problem.rates.len() {
+            if problem.demand[m] > 0.0 {
+                let best = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
+                t_scale = t_scale.min(best / problem.demand[m]);
+            }
+        }
+        if t_scale == 0.0 || t_scale.is_infinite() {
+            return None;
+        }
+        let mut blocks = Blocks {
+            jobs: Vec::new(),
+            types: types.clone(),
+            pairs: Vec::new(),
+            start: vec![0],
+            pair_type: Vec::new(),
+            rate: Vec::new(),
+            gpu_share: Vec::new(),
+            demand: Vec::new(),
+            t_scale,
+        };
+        for m in 0..problem.rates.len() {
+            let largest = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
+            if largest == 0.0 {
+                continue;
+            }
+            blocks.jobs.push(m);
+            for (k, &j) in types.iter().enumerate() {
+                if problem.rates[m][j] > 0.0 {
+                    blocks.pairs.push((m, j));
+                    blocks.pair_type.push(k);
+                    blocks.rate.push(problem.rates[m][j] / largest);
+                    blocks.gpu_share.push(problem.gpu_use[m] / problem.capacity[j]);
+                }
+            }
+            blocks.start.push(blocks.pairs.len());
+            blocks.demand.push(problem.demand[m] * t_scale / largest);
+        }
+        Some(blocks)
+    }
+
+    /// Index of `t` in `z`.
+    fn t(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Number of variables.
+    fn variables(&self) -> usize {
+        self.pairs.len() + 1 + 2 * self.jobs.len() + self.types.len()
+    }
+
+    /// Number of rows.
+    fn rows(&self) -> usize {
+        2 * self.jobs.len() + self.types.len()
+    }
+
+    /// `A z`.
+    fn times(&self, z: &[f64]) -> Vec<f64> {
+        let (jobs, t) = (self.jobs.len(), z[self.t()]);
+        let mut out = vec![0.0; self.rows()];
+        for i in 0..jobs {
+            let (mut demand_row, mut time_row) = (0.0, 0.0);
+            for k in self.start[i]..self.start[i + 1] {
+                demand_row += self.rate[k] * z[k];
+                time_row += z[k];
+                out[2 * jobs + self.pair_type[k]] += self.gpu_share[k] * z[k];
+            }
+            out[2 * i] = demand_row - self.demand[i] * t - z[self.t() + 1 + i];
+            out[2 * i + 1] = time_row + z[self.t() + 1 + jobs + i];
+        }
+        for (j, row) in out[2 * jobs..].iter_mut().enumerate() {
+            *row += z[self.t() + 1 + 2 * jobs + j];
+        }
+        out
+    }
+
+    /// `A' y`.
+    fn transposed_times(&self, y: &[f64]) -> Vec<f64> {
+        let jobs = self.jobs.len();
+        let mut out = vec![0.0; self.variables()];
+        let mut t_column = 0.0;
+        for i in 0..jobs {
+            for k in self.start[i]..self.start[i + 1] {
+                out[k] = self.rate[k] * y[2 * i] + y[2 * i + 1] + self.gpu_share[k] * y[2 * jobs + self.pair_type[k]];
+            }
+            t_column -= self.demand[i] * y[2 * i];
+            out[self.t() + 1 + i] = -y[2 * i];
+            out[self.t() + 1 + jobs + i] = y[2 * i + 1];
+        }
+        out[self.t()] = t_column;
+        for j in 0..self.types.len() {
+            out[self.t() + 1 + 2 * jobs + j] = y[2 * jobs + j];
+        }
+        out
+    }
+
+    /// Solves the normal equations `A W A' y = r` for the diagonal weights `w > 0`.
+    ///
+    /// With rows ordered job by job, `A W A'` is a block-diagonal matrix `B` of 2x2 blocks
+    /// plus `t`'s rank-one term `w_t v v'` (`v` the `t` column) bordered by the capacity rows
+    /// (`E`, and a diagonal `C`). Writing `omega = w_t v' y_J` turns it into the bordered
+    /// system `[B F; F' H] [y_J; q] = [r_J; r_C 0]` with `F = [E v]`, `q = (y_C, omega)` and
+    /// `H = diag(C, -1 / w_t)`; eliminating the blocks leaves `(H - F' B^-1 F) q = (r_C, 0) -
+    /// F' B^-1 r_J`, of size types + 1, solved by LU with partial pivoting (with the rows of
+    /// jobs whose block is singular to working precision left in it, see [`Blocks::factor`]).
+    /// Two rounds of iterative refinement against the exact product follow.
+    fn solve_normal(&self, w: &[f64], r: &[f64]) -> Vec<f64> {
+        self.refined(&self.factor(w), w, r)
+    }
+
+    /// Solves `A W A' y = r` with the factors of `W`, refined twice against the exact product.
+    fn refined(&self, factors: &Factors, w: &[f64], r: &[f64]) -> Vec<f64> {
+        let mut y = self.solve_factored(factors, r);
+        for _ in 0..2 {
+            let weighted: Vec<f64> = self.transposed_times(&y).iter().zip(w).map(|(a, w)| a * w).collect();
+            let residual: Vec<f64> = r.iter().zip(self.times(&weighted)).map(|(r, p)| r - p).collect();
+            let correction = self.solve_factored(factors, &residual);
+            y.iter_mut().zip(&correction).for_each(|(y, c)| *y += c);
+        }
+        y
+    }
+
+    /// Factors the normal matrix for weights `w`: inverts the blocks of regular jobs and
+    /// LU-factors the dense system of what remains (see [`Blocks::solve_normal`]).
+    ///
+    /// A job's block is singular to working precision near a degenerate optimum (a job on one
+    /// type with both of its rows tight: only `t`'s column, in the border, tells its rows
+    /// apart), and eliminating it first would lose the step. Such a job (determinant below
+    /// `DEGENERATE_BLOCK` times the product of its diagonal) keeps its two rows in the dense
+    /// system, where partial pivoting treats them with `t`'s.
+    fn factor(&self, w: &[f64]) -> Factors {
+        let (jobs, types) = (self.jobs.len(), self.types.len());
+        let border_size = types + 1;
+        let mut blocks = Vec::with_capacity(jobs);
+        let mut borders = vec![0.0; jobs * 2 * border_size];
+        let mut border_system = vec![0.0; border_size * border_size];
+        let mut in_dense = Vec::new();
+        for j in 0..types {
+            border_system[j * border_size + j] += w[self.t() + 1 + 2 * jobs + j];
+        }
+        border_system[types * border_size + types] = -1.0 / w[self.t()];
+        for i in 0..jobs {
+            let (w_u, w_g) = (w[self.t() + 1 + i], w[self.t() + 1 + jobs + i]);
+            let (mut b11, mut b12, mut b22, mut spread) = (w_u, 0.0, w_g, 0.0);
+            let border = &mut borders[i * 2 * border_size..(i + 1) * 2 * border_size];
+            for k in self.start[i]..self.start[i + 1] {
+                let (rate, weight, j) = (self.rate[k], w[k], self.pair_type[k]);
+                b11 += rate * rate * weight;
+                b12 += rate * weight;
+                b22 += weight;
+                let later = k + 1..self.start[i + 1];
+                for (other_weight, other_rate) in w[later.clone()].iter().zip(&self.rate[later]) {
+                    spread += weight * other_weight * (rate - other_rate) * (rate - other_rate);
+                }
+                let scale = self.gpu_share[k] * weight;
+                border[j] = rate * scale;
+                border[border_size + j] = scale;
+                border_system[j * border_size + j] += self.gpu_share[k] * scale;
+            }
+            border[types] = -self.demand[i];
+            // b11 b22 - b12^2 as a sum of non-negative terms (Lagrange's identity).
+            let det = spread + w_u * b22 + w_g * (b11 - w_u);
+            if det < DEGENERATE_BLOCK * b11 * b22 {
+                blocks.push(Block::InDense { row: border_size + 2 * in_dense.len(), matrix: [b11, b12, b22] });
+                in_dense.push(i);
+                continue;
+            }
+            let inverse = [b22 / det, -b12 / det, b11 / det];
+            // border_system -= F_i' B_i^-1 F_i
+            for p in 0..border_size {
+                let (f1, f2) = (border[p], border[border_size + p]);
+                let (g1, g2) = (inverse[0] * f1 + inverse[1] * f2, inverse[1] * f1 + inverse[2] * f2);
+                for q in 0..border_size {
+                    border_system[p * border_size + q] -= g1 * border[q] + g2 * border[border_size + q];
+                }
+            }
+            blocks.push(Block::Eliminated { inverse });
+        }
+        let size = border_size + 2 * in_dense.len();
+        let mut dense = vec![0.0; size * size];
+        for p in 0..border_size {
+            dense[p * size..p * size + border_size]
+                .copy_from_slice(&border_system[p * border_size..(p + 1) * border_size]);
+        }
+        for &i in &in_dense {
+            let Block::InDense { row, matrix } = blocks[i] else {
+                unreachable!("only jobs in the dense system are listed")
+            };
+            let border = &borders[i * 2 * border_size..(i + 1) * 2 * border_size];
+            dense[row * size + row] = matrix[0];
+            dense[row * size + row + 1] = matrix[1];
+            dense[(row + 1) * size + row] = matrix[1];
+            dense[(row + 1) * size + row + 1] = matrix[2];
+            for p in 0..border_size {
+                for (offset, value) in [(0, border[p]), (1, border[border_size + p])] {
+                    dense[(row + offset) * size + p] = value;
+                    dense[p * size + row + offset] = value;
+                }
+            }
+        }
+        Factors { blocks, borders, dense: Lu::new(size, dense) }
+    }
+
+    /// Solves with the factors of [`Blocks::factor`]: the dense system first (the border `q`
+    /// and the rows of jobs left in it), then each eliminated job's `y_i = B_i^-1 (r_i - F_i q)`.
+    fn solve_factored(&self, factors: &Factors, r: &[f64]) -> Vec<f64> {
+        let (jobs, types) = (self.jobs.len(), self.types.len());
+        let border_size = types + 1;
+        let mut rhs = vec![0.0; factors.dense.size];
+        rhs[..types].copy_from_slice(&r[2 * jobs..]);
+        for (i, block) in factors.blocks.iter().enumerate() {
+            let (r1, r2) = (r[2 * i], r[2 * i + 1]);
+            match *block {
+                Block::Eliminated { inverse } => {
+                    let border = &factors.borders[i * 2 * border_size..(i + 1) * 2 * border_size];
+                    let (g1, g2) = (inverse[0] * r1 + inverse[1] * r2, inverse[1] * r1 + inverse[2] * r2);
+                    for p in 0..border_size {
+                        rhs[p] -= border[p] * g1 + border[border_size + p] * g2;
+                    }
+                }
+                Block::InDense { row, .. } => {
+                    rhs[row] = r1;
+                    rhs[row + 1] = r2;
+                }
+            }
+        }
+        let solved = factors.dense.solve(rhs);
+        let q = &solved[..border_size];
+        let mut y = vec![0.0; self.rows()];
+        for (i, block) in factors.blocks.iter().enumerate() {
+            match *block {
+                Block::Eliminated { inverse } => {
+                    let border = &factors.borders[i * 2 * border_size..(i + 1) * 2 * border_size];
+                    let (mut r1, mut r2) = (r[2 * i], r[2 * i + 1]);
+                    for p in 0..border_size {
+                        r1 -= border[p] * q[p];
+                        r2 -= border[border_size + p] * q[p];
+                    }
+                    y[2 * i] = inverse[0] * r1 + inverse[1] * r2;
+                    y[2 * i + 1] = inverse[1] * r1 + inverse[2] * r2;
+                }
+                Block::InDense { row, .. } => {
+                    y[2 * i] = solved[row];
+                    y[2 * i + 1] = solved[row + 1];
+                }
+            }
+        }
+        y[2 * jobs..].copy_from_slice(&q[..types]);
+        y
+    }
+
+    /// The right-hand side `b`.
+    fn rhs(&self) -> Vec<f64> {
+        let jobs = self.jobs.len();
+        let mut b = vec![0.0; self.rows()];
+        for i in 0..jobs {
+            b[2 * i + 1] = 1.0;
+        }
+        b[2 * jobs..].iter_mut().for_each(|b| *b = 1.0);
+        b
+    }
+
+    /// Mehrotra's predictor-corrector from Mehrotra's starting point; returns `z`.
+    fn interior_point(&self) -> Result<Vec<f64>, String> {
+        let (n, b) = (self.variables(), self.rhs());
+        let mut c = vec![0.0; n];
+        c[self.t()] = -1.0;
+        let (b_norm, c_norm) = (1.0 + max_abs(&b), 1.0 + max_abs(&c));
+        // Starting point (Nocedal and Wright, section 14.2): least-norm z and least-squares y,
+        // shifted into the positive orthant.
+        let ones = vec![1.0; n];
+        let mut z = self.transposed_times(&self.solve_normal(&ones, &b));
+        let mut y = self.solve_normal(&ones, &self.times(&c));
+        let mut s: Vec<f64> = c.iter().zip(self.transposed_times(&y)).map(|(c, a)| c - a).collect();
+        let shift_z = (-1.5 * z.iter().copied().fold(f64::INFINITY, f64::min)).max(0.0);
+        let shift_s = (-1.5 * s.iter().copied().fold(f64::INFINITY, f64::min)).max(0.0);
+        z.iter_mut().for_each(|z| *z += shift_z);
+        s.iter_mut().for_each(|s| *s += shift_s);
+        let product: f64 = z.iter().zip(&s).map(|(z, s)| z * s).sum();
+        let (sum_z, sum_s) = (z.iter().sum::<f64>(), s.iter().sum::<f64>());
+        let (extra_z, extra_s) =
+            (0.5 * product / sum_s.max(f64::MIN_POSITIVE), 0.5 * product / sum_z.max(f64::MIN_POSITIVE));
+        z.iter_mut().for_each(|z| *z = (*z + extra_z).max(1e-8));
+        s.iter_mut().for_each(|s| *s = (*s + extra_s).max(1e-8));
+        for _ in 0..MAX_ITERATIONS {
+            let primal_residual: Vec<f64> = self.times(&z).iter().zip(&b).map(|(a, b)| a - b).collect();
+            let dual_residual: Vec<f64> =
+                self.transposed_times(&y).iter().zip(&s).zip(&c).map(|((a, s), c)| a + s - c).collect();
+            let primal_objective: f64 = c.iter().zip(&z).map(|(c, z)| c * z).sum();
+            let dual_objective: f64 = b.iter().zip(&y).map(|(b, y)| b * y).sum();
+            if max_abs(&primal_residual) / b_norm <= TOLERANCE
+                && max_abs(&dual_residual) / c_norm <= TOLERANCE
+                && (primal_objective - dual_objective).abs() / (1.0 + primal_objective.abs()) <= TOLERANCE
+            {
+                return Ok(z);
+            }
+            let mu = z.iter().zip(&s).map(|(z, s)| z * s).sum::<f64>() / n as f64;
+            let w: Vec<f64> = z.iter().zip(&s).map(|(z, s)| z / s).collect();
+            let factors = self.factor(&w);
+            // The step for a complementarity target `target` (z_k s_k + ... per variable):
+            // A W A' dy = -r_b + A (target / s - W r_c), dz = -target / s + W (r_c + A' dy),
+            // ds = -r_c - A' dy.
+            let step = |target: &[f64]| {
+                let inner: Vec<f64> = (0..n).map(|k| target[k] / s[k] - w[k] * dual_residual[k]).collect();
+                let r: Vec<f64> = self.times(&inner).iter().zip(&primal_residual).map(|(a, r)| a - r).collect();
+                let dy = self.refined(&factors, &w, &r);
+                let a_dy = self.transposed_times(&dy);
+                let dz: Vec<f64> = (0..n).map(|k| -target[k] / s[k] + w[k] * (dual_residual[k] + a_dy[k])).collect();
+                let ds: Vec<f64> = (0..n).map(|k| -dual_residual[k] - a_dy[k]).collect();
+                (dy, dz, ds)
+            };
+            let affine_target: Vec<f64> = z.iter().zip(&s).map(|(z, s)| z * s).collect();
+            let (_, dz_affine, ds_affine) = step(&affine_target);
+            let (primal_affine, dual_affine) = (longest_step(&z, &dz_affine), longest_step(&s, &ds_affine));
+            let mu_affine = (0..n)
+                .map(|k| (z[k] + primal_affine * dz_affine[k]) * (s[k] + dual_affine * ds_affine[k]))
+                .sum::<f64>()
+                / n as f64;
+            let sigma = (mu_affine / mu).powi(3);
+            let target: Vec<f64> = (0..n).map(|k| z[k] * s[k] + dz_affine[k] * ds_affine[k] - sigma * mu).collect();
+            let (dy, dz, ds) = step(&target);
+            let primal_step = (STEP_TO_BOUNDARY * longest_step(&z, &dz)).min(1.0);
+            let dual_step = (STEP_TO_BOUNDARY * longest_step(&s, &ds)).min(1.0);
+            z.iter_mut().zip(&dz).for_each(|(z, dz)| *z += primal_step * dz);
+            y.iter_mut().zip(&dy).for_each(|(y, dy)| *y += dual_step * dy);
+            s.iter_mut().zip(&ds).for_each(|(s, ds)| *s += dual_step * ds);
+        }
+        Err(format!("no optimum within {TOLERANCE} after {MAX_ITERATIONS} interior-point iterations"))
+    }
+}
+
+/// How a job's 2x2 block `B_i` enters the factorisation.
+#[derive(Clone, Copy)]
+enum Block {
+    /// Eliminated: `[i11, i12, i22]` of the symmetric inverse.
+    Eliminated {
+        /// The inverse.
+        inverse: [f64; 3],
+    },
+    /// Left in the dense system, from row `row` on: `[b11, b12, b22]`.
+    InDense {
+        /// The job's first row in the dense system.
+        row: usize,
+        /// The block.
+        matrix: [f64; 3],
+    },
+}
+
+/// The factorisation [`Blocks::factor`] returns.
+struct Factors {
+    /// Each job's block.
+    blocks: Vec<Block>,
+    /// Each job's border rows `F_i` (2 x (types + 1)), row-major, job after job.
+    borders: Vec<f64>,
+    /// The dense system: the border `q = (y_C, omega)` and the rows of the jobs left in it.
+    dense: Lu,
+}
+
+/// An LU factorisation with partial pivoting of a dense square matrix.
+struct Lu {
+    /// The order.
+    size: usize,
+    /// `L` (unit diagonal, below) and `U` (on and above the diagonal), row-major.
+    factors: Vec<f64>,
+    /// The row swapped with each row in turn.
+    pivots: Vec<usize>,
+}
+
+impl Lu {
+    /// Factors the row-major `size` x `size` matrix `a`.
+    fn new(size: usize, mut a: Vec<f64>) -> Lu {
+        let mut pivots = Vec::with_capacity(size);
+        for col in 0..size {
+            let pivot =
+                (col..size).max_by(|&p, &q| a[p * size + col].abs().total_cmp(&a[q * size + col].abs())).unwrap_or(col);
+            pivots.push(pivot);
+            if pivot != col {
+                for k in 0..size {
+                    a.swap(col * size + k, pivot * size + k);
+                }
+            }
+            let diagonal = a[col * size + col];
+            for row in col + 1..size {
+                let factor = a[row * size + col] / diagonal;
+                a[row * size + col] = factor;
+                if factor != 0.0 {
+                    for k in col + 1..size {
+                        a[row * size + k] -= factor * a[col * size + k];
+                    }
+                }
+            }
+        }
+        Lu { size, factors: a, pivots }
+    }
+
+    /// Solves `a x = b`.
+    fn solve(&self, mut b: Vec<f64>) -> Vec<f64> {
+        let (size, a) = (self.size, &self.factors);
+        // The rows were swapped whole, multipliers included: permute first, then substitute.
+        for (col, &pivot) in self.pivots.iter().enumerate() {
+            b.swap(col, pivot);
+        }
+        for col in 0..size {
+            for row in col + 1..size {
+                b[row] -= a[row * size + col] * b[col];
+            }
+        }
+        for row in (0..size).rev() {
+            let tail: f64 = (row + 1..size).map(|k| a[row * size + k] * b[k]).sum();
+            b[row] = (b[row] - tail) / a[row * size + row];
+        }
+        b
+    }
+}
+
+/// The largest `alpha` in `[0, 1]` with `v + alpha dv >= 0`.
+fn longest_step(v: &[f64], dv: &[f64]) -> f64 {
+    v.iter().zip(dv).filter(|(_, dv)| **dv < 0.0).map(|(v, dv)| -v / dv).fold(1.0, f64::min)
+}
+
+/// The largest absolute entry.
+fn max_abs(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |max, value| max.max(value.abs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Comparison, LinearProgram, Sense, Var, solve};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The same program as a general LP.
+    fn as_lp(problem: &MaxMinRatio<'_>) -> (LinearProgram, Var, Vec<Vec<Var>>) {
+        let mut lp = LinearProgram::new(problem.name, Sense::Maximize);
+        let t = lp.variable(f64::NEG_INFINITY, f64::INFINITY);
+        lp.objective(t, 1.0);
+        let vars: Vec<Vec<Var>> = problem
+            .rates
+            .iter()
+            .map(|row| row.iter().map(|rate| lp.variable(0.0, if *rate > 0.0 { 1.0 } else { 0.0 })).collect())
+            .collect();
+        for (m, row) in vars.iter().enumerate() {
+            lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
+            if problem.demand[m] > 0.0 {
+                let mut terms: Vec<_> = row.iter().zip(&problem.rates[m]).map(|(&var, rate)| (var, -rate)).collect();
+                terms.push((t, problem.demand[m]));
+                lp.constraint(terms, Comparison::AtMost, 0.0);
+            }
+        }
+        if problem.demand.iter().all(|demand| *demand <= 0.0) {
+            lp.constraint(vec![(t, 1.0)], Comparison::AtMost, 0.0);
+        }
+        for (j, &gpus) in problem.capacity.iter().enumerate() {
+            let terms = vars.iter().zip(problem.gpu_use).map(|(row, &used)| (row[j], used)).collect();
+            lp.constraint(terms, Comparison::AtMost, gpus);
+        }
+        (lp, t, vars)
+    }
+
+    struct Instance {
+        rates: Vec<Vec<f64>>,
+        demand: Vec<f64>,
+        gpu_use: Vec<f64>,
+        capacity: Vec<f64>,
+    }
+
+    impl Instance {
+        fn problem(&self) -> MaxMinRatio<'_> {
+            MaxMinRatio {
+                name: "test",
+                rates: &self.rates,
+                demand: &self.demand,
+                gpu_use: &self.gpu_use,
+                capacity: &self.capacity,
+            }
+        }
+    }
+
+    /// Random jobs on `types` types, some types unusable by some jobs, some jobs without
+    /// demand, scale factors 1-8.
+    fn random_instance(rng: &mut ChaCha8Rng, jobs: usize, types: usize) -> Instance {
+        let rates = (0..jobs)
+            .map(|_| {
+                let mut row: Vec<f64> =
+                    (0..types).map(|_| if rng.random_bool(0.15) { 0.0 } else { rng.random_range(0.5..50.0) }).collect();
+                if row.iter().all(|rate| *rate == 0.0) {
+                    row[0] = 1.0;
+                }
+                row
+            })
+            .collect();
+        let demand = (0..jobs).map(|_| if rng.random_bool(0.1) { 0.0 } else { rng.random_range(0.1..1e3) }).collect();
+        let gpu_use = (0..jobs).map(|_| f64::from([1u32, 2, 4, 8][rng.random_range(0..4)])).collect();
+        let capacity = (0..types).map(|_| f64::from(rng.random_range(1u32..(jobs as u32).max(2)))).collect();
+        Instance { rates, demand, gpu_use, capacity }
+    }
+
+    /// Checks feasibility within `tolerance` and returns the smallest ratio `rate / demand`.
+    fn check_feasible(problem: &MaxMinRatio<'_>, fractions: &[Vec<f64>], tolerance: f64) -> f64 {
+        let mut ratio = f64::INFINITY;
+        for (m, row) in fractions.iter().enumerate() {
+            assert!(row.iter().sum::<f64>() <= 1.0 + tolerance, "job {m} has more than all of its time: {row:?}");
+            for (j, x) in row.iter().enumerate() {
+                assert!(*x >= 0.0 && (problem.rates[m][j] > 0.0 || *x == 0.0), "job {m} type {j}: {x}");
+            }
+            if problem.demand[m] > 0.0 {
+                let rate: f64 = row.iter().zip(&problem.rates[m]).map(|(x, rate)| x * rate).sum();
+                ratio = ratio.min(rate / problem.demand[m]);
+            }
+        }
+        for (j, &gpus) in problem.capacity.iter().enumerate() {
+            let used: f64 = fractions.iter().zip(problem.gpu_use).map(|(row, used)| row[j] * used).sum();
+            assert!(used <= gpus * (1.0 + tolerance) + tolerance, "type {j} uses {used} of {gpus} GPUs");
+        }
+        ratio
+    }
+
+    #[test]
+    fn matches_the_simplex_optimum_on_random_programs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for case in 0..200 {
+            let jobs = rng.random_range(1..40);
+            let types = rng.random_range(1..5);
+            let instance = random_instance(&mut rng, jobs, types);
+            let problem = instance.problem();
+            let (lp, t, _) = as_lp(&problem);
+            let expected = solve(&lp, Backend::MicroLp).unwrap().value(t);
+            let solved = solve_max_min_ratio(&problem).unwrap();
+            let achieved = check_feasible(&problem, &solved.fractions, 1e-7);
+            assert!(
+                (solved.ratio - expected).abs() <= 1e-7 * expected.abs().max(1e-9),
+                "case {case}: ratio {} against the simplex's {expected}",
+                solved.ratio
+            );
+            if expected > 0.0 {
+                assert!((achieved - expected).abs() <= 1e-6 * expected, "case {case}: {achieved} vs {expected}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod linear_algebra_tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The backward error of `y`: the largest entry of `r - A W A' y` relative to
+    /// `max(w) max|y| + max|r|` (the coefficients of `A` are at most 1).
+    fn backward_error(blocks: &Blocks, w: &[f64], r: &[f64], y: &[f64]) -> f64 {
+        let weighted: Vec<f64> = blocks.transposed_times(y).iter().zip(w).map(|(a, w)| a * w).collect();
+        let product = blocks.times(&weighted);
+        let residual = r.iter().zip(&product).map(|(r, p)| (r - p).abs()).fold(0.0, f64::max);
+        residual / (w.iter().copied().fold(0.0, f64::max) * max_abs(y) + max_abs(r))
+    }
+
+    #[test]
+    fn the_factored_normal_equations_are_solved_with_and_without_dense_rows() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut dense_cases = 0;
+        for case in 0..200 {
+            let jobs = rng.random_range(1..8);
+            let rates: Vec<Vec<f64>> =
+                (0..jobs).map(|_| (0..3).map(|_| rng.random_range(0.5..5.0)).collect()).collect();
+            let demand: Vec<f64> = (0..jobs).map(|_| rng.random_range(0.5..5.0)).collect();
+            let (gpu_use, capacity) = (vec![1.0; jobs], vec![2.0; 3]);
+            let problem =
+                MaxMinRatio { name: "test", rates: &rates, demand: &demand, gpu_use: &gpu_use, capacity: &capacity };
+            let blocks = Blocks::new(&problem).unwrap();
+            let mut w: Vec<f64> = (0..blocks.variables()).map(|_| 10f64.powf(rng.random_range(-3.0..3.0))).collect();
+            if case % 2 == 1 {
+                // As near a degenerate optimum: job 0 on its first type only, both rows tight.
+                let job_weights =
+                    (blocks.start[0]..blocks.start[1]).chain([blocks.t() + 1, blocks.t() + 1 + blocks.jobs.len()]);
+                for (n, k) in job_weights.enumerate() {
+                    w[k] = if n == 0 { 1e8 } else { 1e-8 };
+                }
+                w[blocks.t()] = 1e8;
+            }
+            let r: Vec<f64> = (0..blocks.rows()).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let factors = blocks.factor(&w);
+            dense_cases += usize::from(factors.dense.size > blocks.types.len() + 1);
+            let y = blocks.refined(&factors, &w, &r);
+            let error = backward_error(&blocks, &w, &r, &y);
+            assert!(error <= 1e-13, "case {case}: backward error {error:e}");
+        }
+        assert!(dense_cases >= 50, "only {dense_cases} cases left a job's rows in the dense system");
+    }
+
+    #[test]
+    fn lu_solves_a_system_that_needs_pivoting() {
+        let a = vec![0.0, 2.0, 1.0, 1.0, 1.0, 0.0, 3.0, 0.0, 1.0];
+        let x = [1.0, -2.0, 3.0];
+        let b: Vec<f64> = (0..3).map(|row| (0..3).map(|col| a[row * 3 + col] * x[col]).sum()).collect();
+        let solved = Lu::new(3, a).solve(b);
+        for (got, want) in solved.iter().zip(x) {
+            assert!((got - want).abs() < 1e-12, "{solved:?}");
+        }
+    }
+}
