@@ -266,7 +266,9 @@ impl Gavel {
     /// `new_jobs_wait=true`, `recompute_at_rounds=true`, `short_rounds=true`, `whole_steps=true`, for Gandiva
     /// `pairing=blind`, and for the aware max-min and finish-time fairness LPs without space
     /// sharing `backend=clarabel` (an interior point, as Gavel's ECOS; every other LP keeps
-    /// microlp). LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`). Gandiva
+    /// microlp). LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`, `maxmin-ipm`:
+    /// the solver crate's structured interior point for the max-min fairness and makespan LPs,
+    /// Clarabel for the others). Gandiva
     /// takes `pairing` (`gains`: only pairs whose co-located throughput gains; `blind`, as
     /// Gavel: any two jobs of the same scale factor). FIFO's agnostic twin takes `seed` (0) for
     /// its random choice of types;
@@ -329,7 +331,7 @@ impl Gavel {
                 .choice(
                     "backend",
                     if interior { "clarabel" } else { "microlp" },
-                    &["microlp", "highs", "cbc", "clarabel"],
+                    &["microlp", "highs", "cbc", "clarabel", "maxmin-ipm"],
                 )?
                 .parse()
                 .expect("listed choices parse")
