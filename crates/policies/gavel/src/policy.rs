@@ -963,6 +963,7 @@ mod tests {
         assert_eq!(gavel("").backend, Backend::MicroLp);
         assert_eq!(gavel("mode=gavel,").backend, Backend::Clarabel);
         assert_eq!(gavel("mode=gavel,backend=microlp,").backend, Backend::MicroLp);
+        assert_eq!(gavel("backend=maxmin-ipm,").backend, Backend::MaxMinIpm);
         let env = PolicyEnv::new(schedlab_core::DataDir::none());
         let path = std::env::temp_dir().join(format!("schedlab-gavel-backend-{}.json", std::process::id()));
         std::fs::write(&path, r#"{"v100": {"('A', 1)": {"null": 10.0}}}"#).unwrap();
