@@ -11,6 +11,10 @@
 //! behind cargo features: `highs` (HiGHS, built from source; needs cmake, g++ and libclang) and
 //! `cbc` (COIN-OR CBC/CLP; needs Debian's `coinor-libcbc-dev`). Every [`Backend`] can be named in
 //! an experiment; one that was not compiled in is an error saying which feature to enable.
+//!
+//! [`max_min`] is schedlab's own interior point for one LP shape, the max-min ratio LP of
+//! Gavel's max-min fairness and makespan (backend `maxmin-ipm`), much faster on it than any
+//! general backend.
 
 #![deny(missing_docs)]
 

@@ -14,8 +14,9 @@
 //! an iteration costs O(jobs x types^2) where a general solver factors a sparse matrix of all
 //! jobs. The method is Mehrotra's predictor-corrector (Nocedal and Wright, *Numerical
 //! Optimization*, 2nd ed., Algorithm 14.3, with its starting point, section 14.2) on the
-//! program in standard form; like cvxpy's ECOS, which Gavel uses, it converges to a point in
-//! the middle of the optimal face when the optimum is not unique, not to a vertex.
+//! program in standard form. Like cvxpy's ECOS, which Gavel uses, it follows the central
+//! path, so where the optimum is not unique it returns the point that path leads to, in
+//! general inside the optimal face where a simplex method returns a vertex.
 
 use crate::{Backend, Failure, SolveStats, SolverError};
 use std::time::Instant;

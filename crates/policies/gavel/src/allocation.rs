@@ -1047,17 +1047,22 @@ pub(crate) mod tests {
         (a - b).abs() < 1e-6
     }
 
+    /// A 1-GPU job (3 steps/s) and a 2-GPU job (5 steps/s) on two GPUs of one type.
+    fn single_and_gang_on_two_gpus() -> AllocationInput {
+        AllocationInput {
+            throughputs: vec![vec![3.0], vec![5.0]],
+            scale_factors: vec![1, 2],
+            weights: vec![1.0, 1.0],
+            capacity: vec![2],
+        }
+    }
+
     #[test]
     fn the_agnostic_allocation_gives_every_job_the_same_share_of_gpus() {
         // Gavel's agnostic max-min maximises min_m s_m sum_j X[m][j] / w_m: a 1-GPU and a 2-GPU
         // job on two GPUs each get one GPU's worth, so the 1-GPU job runs all the time and the
         // 2-GPU job half the time (1 + 2 x 1/2 = 2 GPUs).
-        let input = AllocationInput {
-            throughputs: vec![vec![3.0], vec![5.0]],
-            scale_factors: vec![1, 2],
-            weights: vec![1.0, 1.0],
-            capacity: vec![2],
-        };
+        let input = single_and_gang_on_two_gpus();
         let agnostic = max_min_fairness(&input, false, Backend::MicroLp).unwrap();
         assert!(close(agnostic.fractions[0][0], 1.0) && close(agnostic.fractions[1][0], 0.5), "{agnostic:?}");
         assert!(close(agnostic.objective, 1.0), "{agnostic:?}");
@@ -1343,15 +1348,9 @@ pub(crate) mod tests {
             }
         }
         // The aware LP of `the_agnostic_allocation_gives_every_job_the_same_share_of_gpus`:
-        // every x1 in [1/4, 1/2] is optimal. Both interior points end at x1 = 1/2 (not at the
-        // face's analytic centre: Mehrotra-type steps approach the face where the last steps
-        // take them).
-        let input = AllocationInput {
-            throughputs: vec![vec![3.0], vec![5.0]],
-            scale_factors: vec![1, 2],
-            weights: vec![1.0, 1.0],
-            capacity: vec![2],
-        };
+        // every x1 in [1/4, 1/2] is optimal. Both interior points end at x1 = 1/2, one end of
+        // the optimal segment (not its middle: where the central path leads).
+        let input = single_and_gang_on_two_gpus();
         let interior = max_min_fairness(&input, true, Backend::MaxMinIpm).unwrap();
         let clarabel = max_min_fairness(&input, true, Backend::Clarabel).unwrap();
         let x1 = interior.fractions[1][0];
