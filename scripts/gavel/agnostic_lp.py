@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Solves Gavel's heterogeneity-agnostic max-min fairness LP with Gavel's own policy code and
 compares the interior points ECOS (Gavel's solver) and Clarabel return with schedlab's spread
-(`spread_over_types` in crates/policies/gavel/src/allocation.rs) and with a simplex vertex.
+(`spread_over_types` in crates/policies/gavel/src/allocation.rs), with a simplex vertex, and
+with schedlab's `maxmin-ipm` on schedlab's formulation of the same LP (through
+`cargo run --release -p schedlab-solver --example max_min_ratio`; run from the repository root).
 
 The agnostic LP is degenerate: every GPU type is worth 1.0 to every job, so any split of a
 job's time over the types is optimal. Gavel's simulator keeps whatever point ECOS returns;
@@ -11,9 +13,22 @@ capacities. This script measures how far that imitation is from ECOS's actual po
 Usage: agnostic_lp.py GAVEL_CHECKOUT   (run with the venv of scripts/gavel/setup.sh, or any
 python with cvxpy, ecos and clarabel; no RPC stubs are needed)
 """
+import subprocess
 import sys
 
 import numpy as np
+
+EXAMPLE = ["cargo", "run", "--quiet", "--release", "-p", "schedlab-solver", "--example", "max_min_ratio"]
+
+
+def maxmin_ipm(scales, usable, capacity):
+    """schedlab's agnostic LP (throughput 1 on usable types, demand 1 / s) solved by
+    `maxmin-ipm`: maximise t with sum_j x[m][j] >= t / s_m, rows <= 1, capacities."""
+    lines = [f"{len(scales)} {len(capacity)}", " ".join(str(float(n)) for n in capacity)]
+    for s, row in zip(scales, usable):
+        lines.append(" ".join(str(float(v)) for v in [s, 1.0 / s, *row.astype(float)]))
+    out = subprocess.run(EXAMPLE, input="\n".join(lines), capture_output=True, text=True, check=True).stdout.split("\n")
+    return np.array([[float(v) for v in line.split()] for line in out[1 : 1 + len(scales)]])
 
 
 def spread(totals, capacity, usable, scales):
@@ -77,6 +92,10 @@ def main():
         for source, label in [("HIGHS", "the simplex totals"), ("ECOS", "ECOS's totals")]:
             spread_point = spread(points[source].sum(axis=1), capacity, usable, scales)
             points[f"schedlab spread of {label}"] = points[source] if spread_point is None else spread_point
+        points["maxmin-ipm (schedlab's formulation)"] = maxmin_ipm(scales, usable, capacity)
+        spread_point = spread(points["maxmin-ipm (schedlab's formulation)"].sum(axis=1), capacity, usable, scales)
+        if spread_point is not None:
+            points["schedlab spread of maxmin-ipm's totals"] = spread_point
         ecos = points["ECOS"]
         for solver, x in points.items():
             totals = np.abs(x.sum(axis=1) - ecos.sum(axis=1)).max()
