@@ -13,22 +13,17 @@ capacities. This script measures how far that imitation is from ECOS's actual po
 Usage: agnostic_lp.py GAVEL_CHECKOUT   (run with the venv of scripts/gavel/setup.sh, or any
 python with cvxpy, ecos and clarabel; no RPC stubs are needed)
 """
-import subprocess
 import sys
 
 import numpy as np
 
-EXAMPLE = ["cargo", "run", "--quiet", "--release", "-p", "schedlab-solver", "--example", "max_min_ratio"]
+from maxmin_ipm_vs_ecos import solve_ours
 
 
 def maxmin_ipm(scales, usable, capacity):
     """schedlab's agnostic LP (throughput 1 on usable types, demand 1 / s) solved by
     `maxmin-ipm`: maximise t with sum_j x[m][j] >= t / s_m, rows <= 1, capacities."""
-    lines = [f"{len(scales)} {len(capacity)}", " ".join(str(float(n)) for n in capacity)]
-    for s, row in zip(scales, usable):
-        lines.append(" ".join(str(float(v)) for v in [s, 1.0 / s, *row.astype(float)]))
-    out = subprocess.run(EXAMPLE, input="\n".join(lines), capture_output=True, text=True, check=True).stdout.split("\n")
-    return np.array([[float(v) for v in line.split()] for line in out[1 : 1 + len(scales)]])
+    return solve_ours(usable.astype(float), 1.0 / scales, scales, capacity)[1]
 
 
 def spread(totals, capacity, usable, scales):

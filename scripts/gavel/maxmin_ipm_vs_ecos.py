@@ -51,7 +51,8 @@ def solve_cvxpy(rates, demand, scales, capacity, solver):
 
 
 def solve_ours(rates, demand, scales, capacity):
-    lines = [f"{len(rates)} 3", " ".join(map(str, map(float, capacity)))]
+    """`maxmin-ipm` through the solver crate's example: (t, x)."""
+    lines = [f"{len(rates)} {len(capacity)}", " ".join(map(str, map(float, capacity)))]
     lines += [" ".join(map(str, map(float, [a, d, *row]))) for a, d, row in zip(scales, demand, rates)]
     out = subprocess.run(EXAMPLE, input="\n".join(lines), capture_output=True, text=True, check=True).stdout.split("\n")
     return float(out[0]), np.array([[float(v) for v in line.split()] for line in out[1 : 1 + len(rates)]])

@@ -327,7 +327,8 @@ impl Blocks {
         self.times_into(scratch, out);
     }
 
-    /// Solves the normal equations `A W A' y = r` for the diagonal weights `w > 0`.
+    /// Solves `A W A' y = r` with the factors of `W` into `y`, refined against the exact
+    /// product until the residual is at rounding level (at most `REFINEMENTS` times).
     ///
     /// With rows ordered job by job, `A W A'` is a block-diagonal matrix `B` of 2x2 blocks
     /// plus `t`'s rank-one term `w_t v v'` (`v` the `t` column) bordered by the capacity rows
@@ -336,17 +337,6 @@ impl Blocks {
     /// `H = diag(C, -1 / w_t)`; eliminating the blocks leaves `(H - F' B^-1 F) q = (r_C, 0) -
     /// F' B^-1 r_J`, of size types + 1, solved by LU with partial pivoting (with the rows of
     /// jobs whose block is singular to working precision left in it, see [`Blocks::factor`]).
-    /// Iterative refinement against the exact product follows.
-    fn solve_normal(&self, w: &[f64], r: &[f64]) -> Vec<f64> {
-        let mut factors = Factors::default();
-        self.factor(w, &mut factors);
-        let mut y = vec![0.0; self.rows()];
-        self.refined(&factors, w, r, &mut y, &mut Scratch::new(self));
-        y
-    }
-
-    /// Solves `A W A' y = r` with the factors of `W` into `y`, refined against the exact
-    /// product until the residual is at rounding level (at most `REFINEMENTS` times).
     fn refined(&self, factors: &Factors, w: &[f64], r: &[f64], y: &mut [f64], scratch: &mut Scratch) {
         self.solve_factored(factors, r, y, &mut scratch.dense);
         let scale = max_abs(r);
@@ -362,7 +352,7 @@ impl Blocks {
     }
 
     /// Factors the normal matrix for weights `w`: inverts the blocks of regular jobs and
-    /// LU-factors the dense system of what remains (see [`Blocks::solve_normal`]).
+    /// LU-factors the dense system of what remains (see [`Blocks::refined`]).
     ///
     /// A job's block is singular to working precision near a degenerate optimum (a job on one
     /// type with both of its rows tight: only `t`'s column, in the border, tells its rows
@@ -512,9 +502,15 @@ impl Blocks {
         let (b_norm, c_norm) = (1.0 + max_abs(&b), 1.0 + max_abs(&c));
         // Starting point (Nocedal and Wright, section 14.2): least-norm z and least-squares y,
         // shifted into the positive orthant.
-        let ones = vec![1.0; n];
-        let mut z = self.transposed_times(&self.solve_normal(&ones, &b));
-        let mut y = self.solve_normal(&ones, &self.times(&c));
+        let (ones, rows) = (vec![1.0; n], self.rows());
+        let mut scratch = Scratch::new(self);
+        let mut factors = Factors::default();
+        self.factor(&ones, &mut factors);
+        let mut least_norm = vec![0.0; rows];
+        self.refined(&factors, &ones, &b, &mut least_norm, &mut scratch);
+        let mut z = self.transposed_times(&least_norm);
+        let mut y = vec![0.0; rows];
+        self.refined(&factors, &ones, &self.times(&c), &mut y, &mut scratch);
         let mut s: Vec<f64> = c.iter().zip(self.transposed_times(&y)).map(|(c, a)| c - a).collect();
         let shift_z = (-1.5 * z.iter().copied().fold(f64::INFINITY, f64::min)).max(0.0);
         let shift_s = (-1.5 * s.iter().copied().fold(f64::INFINITY, f64::min)).max(0.0);
@@ -526,9 +522,6 @@ impl Blocks {
             (0.5 * product / sum_s.max(f64::MIN_POSITIVE), 0.5 * product / sum_z.max(f64::MIN_POSITIVE));
         z.iter_mut().for_each(|z| *z = (*z + extra_z).max(1e-8));
         s.iter_mut().for_each(|s| *s = (*s + extra_s).max(1e-8));
-        let rows = self.rows();
-        let mut scratch = Scratch::new(self);
-        let mut factors = Factors::default();
         let (mut primal_residual, mut dual_residual, mut w) = (vec![0.0; rows], vec![0.0; n], vec![0.0; n]);
         let (mut inner, mut r, mut a_dy) = (vec![0.0; n], vec![0.0; rows], vec![0.0; n]);
         let (mut dy, mut dz, mut ds) = (vec![0.0; rows], vec![0.0; n], vec![0.0; n]);
