@@ -22,7 +22,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         demand.push(take("a job's demand")?);
         rates.push((0..types).map(|_| take("a job's rate")).collect::<Result<Vec<f64>, _>>()?);
     }
-    let problem = MaxMinRatio { name: "stdin", rates: &rates, demand: &demand, gpu_use: &gpu_use, capacity: &capacity };
+    let problem = MaxMinRatio {
+        name: "stdin",
+        rates: &rates,
+        demand: &demand,
+        offset: None,
+        gpu_use: &gpu_use,
+        capacity: &capacity,
+    };
     let solution = solve_max_min_ratio(&problem)?;
     println!("{}", solution.ratio);
     for row in &solution.fractions {

@@ -2,11 +2,14 @@
 //! fairness and makespan allocations:
 //!
 //! ```text
-//! maximise t  subject to  sum_j R[m][j] x[m][j] >= t d[m]   (every job m)
-//!                         sum_j x[m][j] <= 1                (every job m)
-//!                         sum_m a[m] x[m][j] <= N[j]        (every type j)
+//! maximise t  subject to  sum_j R[m][j] x[m][j] >= o[m] + t d[m]   (every job m)
+//!                         sum_j x[m][j] <= 1                       (every job m)
+//!                         sum_m a[m] x[m][j] <= N[j]               (every type j)
 //!                         x >= 0, x[m][j] = 0 where R[m][j] = 0
 //! ```
+//!
+//! The offsets `o` are 0 for max-min fairness and makespan; the scaled step of finish-time
+//! fairness sets them (each job's required rate).
 //!
 //! Each job's variables meet only its own two rows and the few capacity rows, so the normal
 //! equations of an interior-point method are 2x2 blocks, one per job, bordered by one row per
@@ -30,6 +33,14 @@ pub struct MaxMinRatio<'a> {
     pub rates: &'a [Vec<f64>],
     /// `demand[m]`: the rate job `m` needs per unit of `t` (at least 0; 0: no demand row).
     pub demand: &'a [f64],
+    /// `offset[m]`: the rate job `m` needs at `t = 0` (at least 0; `None`: all 0).
+    ///
+    /// Without offsets `t >= 0` holds at every optimum, and the method keeps `t >= 0`. With
+    /// offsets it keeps `t >= -T`, `T` the largest `t` any job allows on its own without them
+    /// (`min_m max_j R[m][j] / d[m]`), where a general method leaves `t` free: so the program
+    /// has interior points even when the offsets are met only on a face (the scaled step of
+    /// finish-time fairness once its allocation is optimal, `t = 0`).
+    pub offset: Option<&'a [f64]>,
     /// `gpu_use[m]`: GPUs of every type that one unit of job `m`'s time takes (its scale
     /// factor, times the jobs its row stands for).
     pub gpu_use: &'a [f64],
@@ -74,11 +85,15 @@ const DEGENERATE_BLOCK: f64 = 1e-8;
 
 /// Solves `problem` with the structured interior-point method.
 ///
-/// Programs whose optimum is `t = 0` for lack of anything to balance (no positive demand), or
-/// because a job with demand can use no type with capacity, return `t = 0` and no time for
-/// any job. An input that is not finite and non-negative is a [`Failure::Unusable`] error
-/// naming the entry; not converging within 200 iterations, or stalling short of the
-/// tolerances, is [`Failure::StoppedShort`].
+/// Programs without offsets whose optimum is `t = 0` for lack of anything to balance (no
+/// positive demand), or because a job with demand can use no type with capacity, return `t = 0`
+/// and no time for any job. With offsets, a job that cannot reach its offset even with all of its
+/// time (beyond the tolerance) is [`Failure::Infeasible`], and the same two cases are
+/// [`Failure::Unusable`] (a point at `t = 0` must meet the offsets): the caller solves them with
+/// a general method. An input that is not finite and non-negative is a
+/// [`Failure::Unusable`] error naming the entry; not converging within 200 iterations, or
+/// stalling short of the tolerances (an infeasible program with offsets ends so too), is
+/// [`Failure::StoppedShort`].
 pub fn solve_max_min_ratio(problem: &MaxMinRatio<'_>) -> Result<MaxMinSolution, SolverError> {
     let started = Instant::now();
     let jobs = problem.rates.len();
@@ -102,7 +117,7 @@ pub fn solve_max_min_ratio(problem: &MaxMinRatio<'_>) -> Result<MaxMinSolution, 
         solve_time,
         fell_back: false,
     };
-    let Some(blocks) = Blocks::new(problem) else {
+    let Some(blocks) = Blocks::new(problem).map_err(|(failure, reason)| fail(failure, reason))? else {
         return Ok(MaxMinSolution { fractions, ratio: 0.0, iterations: 0, stats: stats(started.elapsed()) });
     };
     let (z, iterations) = blocks.interior_point().map_err(|reason| fail(Failure::StoppedShort, reason))?;
@@ -110,7 +125,7 @@ pub fn solve_max_min_ratio(problem: &MaxMinRatio<'_>) -> Result<MaxMinSolution, 
         fractions[m][j] = z[k].max(0.0);
     }
     make_feasible(problem, &mut fractions);
-    let ratio = z[blocks.t()] * blocks.t_scale;
+    let ratio = (z[blocks.t()] - blocks.t_shift) * blocks.t_scale;
     Ok(MaxMinSolution { fractions, ratio, iterations, stats: stats(started.elapsed()) })
 }
 
@@ -142,6 +157,11 @@ impl MaxMinRatio<'_> {
                 self.gpu_use.len()
             ));
         }
+        if let Some(offset) = self.offset
+            && offset.len() != jobs
+        {
+            return Err(format!("{jobs} rows of rates but {} offsets", offset.len()));
+        }
         let valid = |value: f64| value.is_finite() && value >= 0.0;
         for (m, row) in self.rates.iter().enumerate() {
             if row.len() != self.capacity.len() {
@@ -150,7 +170,8 @@ impl MaxMinRatio<'_> {
             if let Some(j) = row.iter().position(|rate| !valid(*rate)) {
                 return Err(format!("job {m}'s rate on type {j} is {}, expected a finite number >= 0", row[j]));
             }
-            for (what, value) in [("demand", self.demand[m]), ("GPU use", self.gpu_use[m])] {
+            let offset = self.offset.map_or(0.0, |offset| offset[m]);
+            for (what, value) in [("demand", self.demand[m]), ("GPU use", self.gpu_use[m]), ("offset", offset)] {
                 if !valid(value) {
                     return Err(format!("job {m}'s {what} is {value}, expected a finite number >= 0"));
                 }
@@ -167,10 +188,10 @@ impl MaxMinRatio<'_> {
 ///
 /// Variables `z`: one `x` per usable pair (job, type with capacity), then `t / t_scale`, then
 /// per job the demand row's surplus `u` and the time row's slack `g`, then per type the
-/// capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = 0`, the demand row
+/// capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = oo_m`, the demand row
 /// divided by the job's largest rate) and `G_m` (`sum_j x + g = 1`), then per type `C_j`
 /// (`sum_m e x + c = 1`, divided by the capacity). `t_scale` is the largest `t` any single
-/// job allows, so the scaled `t` lies in `[0, 1]` like every `x`.
+/// job allows without offsets, so the scaled `t` lies in `[0, 1]` like every `x`.
 struct Blocks {
     /// Jobs with at least one usable pair, in order (others get no time): the listed jobs.
     jobs: Vec<usize>,
@@ -188,24 +209,46 @@ struct Blocks {
     gpu_share: Vec<f64>,
     /// Each listed job's scaled demand.
     demand: Vec<f64>,
-    /// `t = t_scale` times the scaled `t`.
+    /// Each listed job's scaled offset.
+    offset: Vec<f64>,
+    /// `t = t_scale (t_scaled - t_shift)`.
     t_scale: f64,
+    /// With offsets 1 (the scaled `t` starts at `-1`, see [`MaxMinRatio::offset`]), otherwise 0.
+    t_shift: f64,
 }
 
 impl Blocks {
-    /// The scaled program, or `None` when its optimum is `t = 0` (see [`solve_max_min_ratio`]).
-    fn new(problem: &MaxMinRatio<'_>) -> Option<Blocks> {
+    /// The scaled program, or `None` when it has no offsets and its optimum is `t = 0`, or the
+    /// failure that it cannot be solved so (see [`solve_max_min_ratio`]).
+    fn new(problem: &MaxMinRatio<'_>) -> Result<Option<Blocks>, (Failure, String)> {
         let types: Vec<usize> = (0..problem.capacity.len()).filter(|&j| problem.capacity[j] > 0.0).collect();
         let usable = |m: usize| types.iter().filter(move |&&j| problem.rates[m][j] > 0.0);
+        let offset = |m: usize| problem.offset.map_or(0.0, |offset| offset[m]);
         let mut t_scale = f64::INFINITY;
         for m in 0..problem.rates.len() {
+            let best = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
+            // An offset met only with all of a job's time may come out above its reach by
+            // rounding (as the rate of an allocation that gave it that time).
+            if offset(m) > best * (1.0 + TOLERANCE) {
+                return Err((
+                    Failure::Infeasible,
+                    format!("job {m} needs a rate of {} but reaches at most {best} with all of its time", offset(m)),
+                ));
+            }
             if problem.demand[m] > 0.0 {
-                let best = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
                 t_scale = t_scale.min(best / problem.demand[m]);
             }
         }
         if t_scale == 0.0 || t_scale.is_infinite() {
-            return None;
+            if problem.offset.is_some() {
+                return Err((
+                    Failure::Unusable,
+                    "with offsets, an optimum at t = 0 with no positive demand, or with a job that has demand \
+                     but can use no type with capacity, is left to a general method"
+                        .to_string(),
+                ));
+            }
+            return Ok(None);
         }
         let mut blocks = Blocks {
             jobs: Vec::new(),
@@ -216,7 +259,9 @@ impl Blocks {
             rate: Vec::new(),
             gpu_share: Vec::new(),
             demand: Vec::new(),
+            offset: Vec::new(),
             t_scale,
+            t_shift: if problem.offset.is_some() { 1.0 } else { 0.0 },
         };
         for m in 0..problem.rates.len() {
             let largest = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
@@ -234,8 +279,10 @@ impl Blocks {
             }
             blocks.start.push(blocks.pairs.len());
             blocks.demand.push(problem.demand[m] * t_scale / largest);
+            // Within the tolerance above, an offset out of reach is one at the reach.
+            blocks.offset.push(offset(m).min(largest) / largest);
         }
-        Some(blocks)
+        Ok(Some(blocks))
     }
 
     /// Index of `t` in `z`.
@@ -487,6 +534,8 @@ impl Blocks {
         let jobs = self.jobs.len();
         let mut b = vec![0.0; self.rows()];
         for i in 0..jobs {
+            // sum r x - dd (t - t_shift) - u = oo
+            b[2 * i] = self.offset[i] - self.demand[i] * self.t_shift;
             b[2 * i + 1] = 1.0;
         }
         b[2 * jobs..].iter_mut().for_each(|b| *b = 1.0);
@@ -737,10 +786,11 @@ mod tests {
             .collect();
         for (m, row) in vars.iter().enumerate() {
             lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
-            if problem.demand[m] > 0.0 {
+            let offset = problem.offset.map_or(0.0, |offset| offset[m]);
+            if problem.demand[m] > 0.0 || offset > 0.0 {
                 let mut terms: Vec<_> = row.iter().zip(&problem.rates[m]).map(|(&var, rate)| (var, -rate)).collect();
                 terms.push((t, problem.demand[m]));
-                lp.constraint(terms, Comparison::AtMost, 0.0);
+                lp.constraint(terms, Comparison::AtMost, -offset);
             }
         }
         if problem.demand.iter().all(|demand| *demand <= 0.0) {
@@ -758,6 +808,7 @@ mod tests {
         demand: Vec<f64>,
         gpu_use: Vec<f64>,
         capacity: Vec<f64>,
+        offset: Option<Vec<f64>>,
     }
 
     impl Instance {
@@ -766,9 +817,29 @@ mod tests {
                 name: "test",
                 rates: &self.rates,
                 demand: &self.demand,
+                offset: self.offset.as_deref(),
                 gpu_use: &self.gpu_use,
                 capacity: &self.capacity,
             }
+        }
+
+        /// Offsets that a feasible point meets with room `1 - share` to spare, as in the
+        /// scaled step of finish-time fairness (there, the current allocation meets them).
+        fn with_offsets_met_by_a_feasible_point(mut self, rng: &mut ChaCha8Rng, share: f64) -> Instance {
+            let mut point: Vec<Vec<f64>> = self
+                .rates
+                .iter()
+                .map(|row| row.iter().map(|rate| if *rate > 0.0 { rng.random_range(0.0..1.0) } else { 0.0 }).collect())
+                .collect();
+            let problem = self.problem();
+            make_feasible(&problem, &mut point);
+            let offsets = point
+                .iter()
+                .zip(&self.rates)
+                .map(|(row, rates)| share * row.iter().zip(rates).map(|(x, rate)| x * rate).sum::<f64>())
+                .collect();
+            self.offset = Some(offsets);
+            self
         }
     }
 
@@ -795,10 +866,11 @@ mod tests {
             .collect();
         let gpu_use = (0..jobs).map(|_| f64::from([1u32, 2, 4, 8][rng.random_range(0..4)])).collect();
         let capacity = (0..types).map(|_| f64::from(rng.random_range(1u32..(jobs as u32).max(2)))).collect();
-        Instance { rates, demand, gpu_use, capacity }
+        Instance { rates, demand, gpu_use, capacity, offset: None }
     }
 
-    /// Checks feasibility within `tolerance` and returns the smallest ratio `rate / demand`.
+    /// Checks feasibility within `tolerance` and returns the smallest ratio
+    /// `(rate - offset) / demand`.
     fn check_feasible(problem: &MaxMinRatio<'_>, fractions: &[Vec<f64>], tolerance: f64) -> f64 {
         let mut ratio = f64::INFINITY;
         for (m, row) in fractions.iter().enumerate() {
@@ -806,9 +878,12 @@ mod tests {
             for (j, x) in row.iter().enumerate() {
                 assert!(*x >= 0.0 && (problem.rates[m][j] > 0.0 || *x == 0.0), "job {m} type {j}: {x}");
             }
+            let rate: f64 = row.iter().zip(&problem.rates[m]).map(|(x, rate)| x * rate).sum();
+            let offset = problem.offset.map_or(0.0, |offset| offset[m]);
             if problem.demand[m] > 0.0 {
-                let rate: f64 = row.iter().zip(&problem.rates[m]).map(|(x, rate)| x * rate).sum();
-                ratio = ratio.min(rate / problem.demand[m]);
+                ratio = ratio.min((rate - offset) / problem.demand[m]);
+            } else {
+                assert!(rate >= offset * (1.0 - tolerance), "job {m} has a rate of {rate} under its offset {offset}");
             }
         }
         for (j, &gpus) in problem.capacity.iter().enumerate() {
@@ -825,6 +900,7 @@ mod tests {
             demand: vec![1.0],
             gpu_use: vec![1.0],
             capacity: vec![1.0, 1.0],
+            offset: None,
         };
         let error = solve_max_min_ratio(&instance.problem()).unwrap_err();
         assert_eq!(error.failure, Failure::Unusable);
@@ -832,6 +908,34 @@ mod tests {
         let instance = Instance { capacity: vec![1.0, -2.0], rates: vec![vec![1.0, 1.0]], ..instance };
         let error = solve_max_min_ratio(&instance.problem()).unwrap_err();
         assert!(error.to_string().contains("type 1's capacity is -2"), "{error}");
+        let instance = Instance { capacity: vec![1.0, 1.0], offset: Some(vec![f64::INFINITY]), ..instance };
+        let error = solve_max_min_ratio(&instance.problem()).unwrap_err();
+        assert!(error.to_string().contains("job 0's offset is inf"), "{error}");
+    }
+
+    #[test]
+    fn an_offset_out_of_a_jobs_reach_is_infeasible_and_one_at_its_reach_leaves_t_at_zero() {
+        let instance = Instance {
+            rates: vec![vec![1.0, 2.0], vec![1.0, 0.0]],
+            demand: vec![1.0, 1.0],
+            gpu_use: vec![1.0, 1.0],
+            capacity: vec![1.0, 1.0],
+            offset: Some(vec![0.0, 1.5]),
+        };
+        let error = solve_max_min_ratio(&instance.problem()).unwrap_err();
+        assert_eq!(error.failure, Failure::Infeasible);
+        assert!(error.to_string().contains("job 1 needs a rate of 1.5 but reaches at most 1"), "{error}");
+        // Job 1 needs all of its time at t = 0: no t > 0 is feasible, and the point gives it all.
+        let instance = Instance { offset: Some(vec![0.0, 1.0]), ..instance };
+        let solved = solve_max_min_ratio(&instance.problem()).unwrap();
+        assert!(solved.ratio.abs() < 1e-8 && (solved.fractions[1][0] - 1.0).abs() < 1e-8, "{solved:?}");
+        // With offsets, t = 0 for lack of demand, or for a job with demand that can run
+        // nowhere, needs a point that meets the offsets: left to a general method.
+        let no_demand = Instance { offset: Some(vec![0.5, 0.5]), demand: vec![0.0, 0.0], ..instance };
+        assert_eq!(solve_max_min_ratio(&no_demand.problem()).unwrap_err().failure, Failure::Unusable);
+        let nowhere = Instance { offset: Some(vec![0.5, 0.0]), capacity: vec![0.0, 1.0], ..no_demand };
+        let nowhere = Instance { demand: vec![0.0, 1.0], ..nowhere };
+        assert_eq!(solve_max_min_ratio(&nowhere.problem()).unwrap_err().failure, Failure::Unusable);
     }
 
     #[test]
@@ -855,6 +959,55 @@ mod tests {
                 assert!((achieved - expected).abs() <= 1e-6 * expected, "case {case}: {achieved} vs {expected}");
             }
         }
+    }
+
+    #[test]
+    fn matches_the_simplex_optimum_on_random_programs_with_offsets() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut solved_here = 0;
+        for case in 0..300 {
+            let jobs = if case % 10 == 9 { rng.random_range(100..400) } else { rng.random_range(1..40) };
+            let types = rng.random_range(1..5);
+            let share = [0.0, 0.5, 0.9, 0.999][case % 4];
+            let instance = random_instance(&mut rng, jobs, types, case % 2 == 1)
+                .with_offsets_met_by_a_feasible_point(&mut rng, share);
+            let problem = instance.problem();
+            let (lp, t, _) = as_lp(&problem);
+            let expected = solve(&lp, Backend::MicroLp).unwrap().value(t);
+            let solved = match solve_max_min_ratio(&problem) {
+                Ok(solved) => solved,
+                // Only where t = 0 may be the optimum (no positive demand, or a job on one type
+                // that needs all of its time).
+                Err(error) if error.failure == Failure::Unusable => {
+                    assert!(expected <= 1e-9, "case {case}: {error} where the optimum is {expected}");
+                    continue;
+                }
+                Err(error) => panic!("case {case}: {error}"),
+            };
+            solved_here += 1;
+            check_feasible(&problem, &solved.fractions, 1e-7);
+            // The method's tolerances hold for rows scaled by each job's largest rate, so `t` is
+            // accurate to them relative to `largest rate / demand`, and with offsets met with
+            // little room to spare, the optimum can be far below that.
+            let t_unit = (0..jobs)
+                .filter(|&m| instance.demand[m] > 0.0)
+                .map(|m| instance.rates[m].iter().copied().fold(0.0, f64::max) / instance.demand[m])
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                (solved.ratio - expected).abs() <= 1e-6 * expected.abs().max(t_unit),
+                "case {case}: ratio {} against the simplex's {expected}",
+                solved.ratio
+            );
+            // Every job gets the rate the optimum requires, to the tolerance of its row (scaled
+            // by the job's largest rate).
+            for (m, row) in solved.fractions.iter().enumerate() {
+                let rate: f64 = row.iter().zip(&instance.rates[m]).map(|(x, rate)| x * rate).sum();
+                let required = problem.offset.unwrap()[m] + expected * problem.demand[m];
+                let largest = instance.rates[m].iter().copied().fold(0.0, f64::max);
+                assert!(rate >= required - 1e-6 * largest, "case {case}: job {m} has a rate of {rate} of {required}");
+            }
+        }
+        assert!(solved_here >= 250, "only {solved_here} of 300 programs were solved here");
     }
 }
 
@@ -883,9 +1036,15 @@ mod linear_algebra_tests {
                 (0..jobs).map(|_| (0..3).map(|_| rng.random_range(0.5..5.0)).collect()).collect();
             let demand: Vec<f64> = (0..jobs).map(|_| rng.random_range(0.5..5.0)).collect();
             let (gpu_use, capacity) = (vec![1.0; jobs], vec![2.0; 3]);
-            let problem =
-                MaxMinRatio { name: "test", rates: &rates, demand: &demand, gpu_use: &gpu_use, capacity: &capacity };
-            let blocks = Blocks::new(&problem).unwrap();
+            let problem = MaxMinRatio {
+                name: "test",
+                rates: &rates,
+                demand: &demand,
+                offset: None,
+                gpu_use: &gpu_use,
+                capacity: &capacity,
+            };
+            let blocks = Blocks::new(&problem).unwrap().unwrap();
             let mut w: Vec<f64> = (0..blocks.variables()).map(|_| 10f64.powf(rng.random_range(-3.0..3.0))).collect();
             if case % 2 == 1 {
                 // As near a degenerate optimum: job 0 on its first type only, both rows tight.
