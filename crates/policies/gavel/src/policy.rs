@@ -325,7 +325,7 @@ impl Gavel {
             // max-min and finish-time fairness LPs the two differ in every job's time on each
             // type (only the bottleneck jobs are pinned), and replays of a multi-GPU trace in
             // Gavel's simulator come 3-4x closer with an interior point (crate README). The
-            // solver crate's structured one takes these LPs 5-10x faster than Clarabel's, and
+            // solver crate's structured one takes these LPs 8-9x faster than Clarabel's, and
             // the agnostic finish-time fairness LPs 6x faster than microlp (where ECOS fails).
             let interior = gavel_mode
                 && match kind {
