@@ -1,5 +1,5 @@
 //! A dedicated interior-point solver for max-min ratio LPs, the shape of Gavel's max-min
-//! fairness and makespan allocations:
+//! fairness and makespan allocations and of each step of its finish-time fairness:
 //!
 //! ```text
 //! maximise t  subject to  sum_j R[m][j] x[m][j] >= o[m] + t d[m]   (every job m)
@@ -186,12 +186,13 @@ impl MaxMinRatio<'_> {
 
 /// The program in standard form, scaled: `min c'z` subject to `A z = b`, `z >= 0`.
 ///
-/// Variables `z`: one `x` per usable pair (job, type with capacity), then `t / t_scale`, then
-/// per job the demand row's surplus `u` and the time row's slack `g`, then per type the
-/// capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = oo_m`, the demand row
+/// Variables `z`: one `x` per usable pair (job, type with capacity), then
+/// `t / t_scale + t_shift`, then per job the demand row's surplus `u` and the time row's slack
+/// `g`, then per type the capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = oo_m`, the demand row
 /// divided by the job's largest rate) and `G_m` (`sum_j x + g = 1`), then per type `C_j`
 /// (`sum_m e x + c = 1`, divided by the capacity). `t_scale` is the largest `t` any single
-/// job allows without offsets, so the scaled `t` lies in `[0, 1]` like every `x`.
+/// job allows without offsets, so the scaled `t` lies in `[0, 1]` like every `x` (in `[0, 2]`
+/// with offsets, which shift it by 1).
 struct Blocks {
     /// Jobs with at least one usable pair, in order (others get no time): the listed jobs.
     jobs: Vec<usize>,

@@ -90,9 +90,9 @@ fn max_min_ratio(
 }
 
 /// [`max_min_ratio`] by the solver crate's structured interior point, one row per class. When it
-/// stops short of its tolerances, or leaves the program to a general method (offsets with a
-/// possible optimum at `t = 0`), the LP is solved again with microlp, at a vertex, and the
-/// statistics say so, as for Clarabel.
+/// stops short of its tolerances, or leaves the program to a general method (offsets without
+/// positive demand, or with a job that has demand but can run nowhere), the LP is solved again
+/// with microlp, at a vertex, and the statistics say so, as for Clarabel.
 fn max_min_ratio_structured(
     name: &str,
     throughputs: &[Vec<f64>],

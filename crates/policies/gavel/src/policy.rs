@@ -267,8 +267,8 @@ impl Gavel {
     /// `pairing=blind`, and for the aware max-min and the finish-time fairness LPs without space
     /// sharing `backend=maxmin-ipm` (an interior point, as Gavel's ECOS; every other LP keeps
     /// microlp). LP kinds take `backend` (`microlp`, `highs`, `cbc`, `clarabel`, `maxmin-ipm`:
-    /// the solver crate's structured interior point for the max-min fairness, makespan and finish-time fairness LPs,
-    /// Clarabel for the others). Gandiva
+    /// the solver crate's structured interior point for the max-min fairness, makespan and
+    /// finish-time fairness LPs, Clarabel for the others). Gandiva
     /// takes `pairing` (`gains`: only pairs whose co-located throughput gains; `blind`, as
     /// Gavel: any two jobs of the same scale factor). FIFO's agnostic twin takes `seed` (0) for
     /// its random choice of types;
