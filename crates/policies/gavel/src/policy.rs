@@ -599,7 +599,7 @@ impl Gavel {
     /// The entries of [`Gavel::ranked`], unsorted.
     fn rank_entries(&self, eligible: impl Fn(JobId) -> bool) -> Vec<Ranked> {
         let fill_unallocated = self.fill_unallocated;
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(self.accounts.len() * self.given.len());
         for (&combo, account) in &self.accounts {
             if !combo.jobs().all(&eligible) {
                 continue;
@@ -674,7 +674,8 @@ impl Gavel {
         let mut queues: Vec<BinaryHeap<Ranked>> = if passes.len() == 1 && passes[0].is_none() {
             vec![entries.into_iter().collect()]
         } else {
-            let mut by_type: Vec<Vec<Ranked>> = (0..budget.len()).map(|_| Vec::new()).collect();
+            let mut by_type: Vec<Vec<Ranked>> =
+                (0..budget.len()).map(|_| Vec::with_capacity(entries.len() / budget.len() + 1)).collect();
             for entry in entries {
                 by_type[entry.gpu_type].push(entry);
             }
