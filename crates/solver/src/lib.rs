@@ -13,8 +13,8 @@
 //! an experiment; one that was not compiled in is an error saying which feature to enable.
 //!
 //! [`max_min`] is schedlab's own interior point for one LP shape, the max-min ratio LP of
-//! Gavel's max-min fairness and makespan (backend `maxmin-ipm`), much faster on it than any
-//! general backend.
+//! Gavel's max-min fairness, makespan and finish-time fairness steps (backend `maxmin-ipm`),
+//! much faster on it than any general backend.
 
 #![deny(missing_docs)]
 

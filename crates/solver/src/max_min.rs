@@ -147,6 +147,11 @@ fn make_feasible(problem: &MaxMinRatio<'_>, fractions: &mut [Vec<f64>]) {
 }
 
 impl MaxMinRatio<'_> {
+    /// Job `m`'s offset (0 without offsets).
+    fn offset_of(&self, m: usize) -> f64 {
+        self.offset.map_or(0.0, |offset| offset[m])
+    }
+
     /// Every entry must be finite and non-negative and the rows as long as promised.
     fn check(&self) -> Result<(), String> {
         let jobs = self.rates.len();
@@ -170,7 +175,7 @@ impl MaxMinRatio<'_> {
             if let Some(j) = row.iter().position(|rate| !valid(*rate)) {
                 return Err(format!("job {m}'s rate on type {j} is {}, expected a finite number >= 0", row[j]));
             }
-            let offset = self.offset.map_or(0.0, |offset| offset[m]);
+            let offset = self.offset_of(m);
             for (what, value) in [("demand", self.demand[m]), ("GPU use", self.gpu_use[m]), ("offset", offset)] {
                 if !valid(value) {
                     return Err(format!("job {m}'s {what} is {value}, expected a finite number >= 0"));
@@ -188,8 +193,9 @@ impl MaxMinRatio<'_> {
 ///
 /// Variables `z`: one `x` per usable pair (job, type with capacity), then
 /// `t / t_scale + t_shift`, then per job the demand row's surplus `u` and the time row's slack
-/// `g`, then per type the capacity row's slack. Rows: per job `D_m` (`sum_j r x - dd_m t - u = oo_m`, the demand row
-/// divided by the job's largest rate) and `G_m` (`sum_j x + g = 1`), then per type `C_j`
+/// `g`, then per type the capacity row's slack. Rows: per job `D_m`
+/// (`sum_j r x - dd_m t - u = oo_m`, the demand row divided by the job's largest rate) and
+/// `G_m` (`sum_j x + g = 1`), then per type `C_j`
 /// (`sum_m e x + c = 1`, divided by the capacity). `t_scale` is the largest `t` any single
 /// job allows without offsets, so the scaled `t` lies in `[0, 1]` like every `x` (in `[0, 2]`
 /// with offsets, which shift it by 1).
@@ -224,16 +230,18 @@ impl Blocks {
     fn new(problem: &MaxMinRatio<'_>) -> Result<Option<Blocks>, (Failure, String)> {
         let types: Vec<usize> = (0..problem.capacity.len()).filter(|&j| problem.capacity[j] > 0.0).collect();
         let usable = |m: usize| types.iter().filter(move |&&j| problem.rates[m][j] > 0.0);
-        let offset = |m: usize| problem.offset.map_or(0.0, |offset| offset[m]);
+        // Each job's largest rate on a type with capacity: its reach with all of its time.
+        let reach: Vec<f64> =
+            (0..problem.rates.len()).map(|m| usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max)).collect();
         let mut t_scale = f64::INFINITY;
-        for m in 0..problem.rates.len() {
-            let best = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
+        for (m, &best) in reach.iter().enumerate() {
+            let offset = problem.offset_of(m);
             // An offset met only with all of a job's time may come out above its reach by
             // rounding (as the rate of an allocation that gave it that time).
-            if offset(m) > best * (1.0 + TOLERANCE) {
+            if offset > best * (1.0 + TOLERANCE) {
                 return Err((
                     Failure::Infeasible,
-                    format!("job {m} needs a rate of {} but reaches at most {best} with all of its time", offset(m)),
+                    format!("job {m} needs a rate of {offset} but reaches at most {best} with all of its time"),
                 ));
             }
             if problem.demand[m] > 0.0 {
@@ -264,8 +272,7 @@ impl Blocks {
             t_scale,
             t_shift: if problem.offset.is_some() { 1.0 } else { 0.0 },
         };
-        for m in 0..problem.rates.len() {
-            let largest = usable(m).map(|&j| problem.rates[m][j]).fold(0.0, f64::max);
+        for (m, &largest) in reach.iter().enumerate() {
             if largest == 0.0 {
                 continue;
             }
@@ -281,7 +288,7 @@ impl Blocks {
             blocks.start.push(blocks.pairs.len());
             blocks.demand.push(problem.demand[m] * t_scale / largest);
             // Within the tolerance above, an offset out of reach is one at the reach.
-            blocks.offset.push(offset(m).min(largest) / largest);
+            blocks.offset.push(problem.offset_of(m).min(largest) / largest);
         }
         Ok(Some(blocks))
     }
@@ -787,7 +794,7 @@ mod tests {
             .collect();
         for (m, row) in vars.iter().enumerate() {
             lp.constraint(row.iter().map(|&var| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
-            let offset = problem.offset.map_or(0.0, |offset| offset[m]);
+            let offset = problem.offset_of(m);
             if problem.demand[m] > 0.0 || offset > 0.0 {
                 let mut terms: Vec<_> = row.iter().zip(&problem.rates[m]).map(|(&var, rate)| (var, -rate)).collect();
                 terms.push((t, problem.demand[m]));

@@ -73,7 +73,7 @@ fn max_min_ratio(
     let (mut lp, objective) = ratio_program(name);
     let vars = classes.time_variables(&mut lp, throughputs);
     for (row, &m) in vars.iter().zip(&classes.representatives) {
-        if demand[m] > 0.0 || offset.is_some_and(|offset| offset[m] > 0.0) {
+        if has_rate_row(demand, offset, m) {
             // t demand[m] - sum_j T[m][j] X[m][j] <= -offset[m]
             let mut terms: Vec<_> = row.iter().zip(&throughputs[m]).map(|(&var, rate)| (var, -rate)).collect();
             terms.push((objective, demand[m]));
@@ -136,6 +136,12 @@ fn max_min_ratio_structured(
     }
 }
 
+/// Whether job `m` gets the row `rate_m >= offset[m] + t demand[m]` in a max-min ratio LP: when
+/// either side asks for something (the structured interior point writes the same rows).
+pub(crate) fn has_rate_row(demand: &[f64], offset: Option<&[f64]>, m: usize) -> bool {
+    demand[m] > 0.0 || offset.is_some_and(|offset| offset[m] > 0.0)
+}
+
 /// A program that maximises its first variable, `t` (unbounded: the rows bound it).
 fn ratio_program(name: &str) -> (LinearProgram, Var) {
     let mut lp = LinearProgram::new(name, Sense::Maximize);
@@ -178,7 +184,7 @@ fn max_min_ratio_totals(
     let (mut lp, objective) = ratio_program(name);
     let totals: Vec<Var> = usable.iter().map(|&set| lp.variable(0.0, if set == 0 { 0.0 } else { 1.0 })).collect();
     for m in 0..throughputs.len() {
-        if demand[m] > 0.0 || offset.is_some_and(|offset| offset[m] > 0.0) {
+        if has_rate_row(demand, offset, m) {
             // t demand[m] - rate_m x_m <= -offset[m], with rate_m the job's rate on any usable type
             let rate = throughputs[m].iter().copied().fold(0.0, f64::max);
             lp.constraint(

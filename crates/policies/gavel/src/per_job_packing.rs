@@ -25,7 +25,7 @@
 
 use crate::allocation::{
     AllocationInput, Dinkelbach, FtfIteration, FtfReference, JobClasses, PackedFractions, PackingInput, PairRows,
-    gavel_isolated_allocation, job_rates, max_min_fairness,
+    gavel_isolated_allocation, has_rate_row, job_rates, max_min_fairness,
 };
 use schedlab_solver::{Backend, Comparison, LinearProgram, Sense, SolveStats, SolverError, Var, solve};
 use std::collections::BTreeMap;
@@ -150,7 +150,7 @@ pub(crate) fn solve_per_job(
         }
         lp.constraint(rate.iter().map(|&(var, _, _)| (var, 1.0)).collect(), Comparison::AtMost, 1.0);
         match (goal, ratio) {
-            (Goal::MaxMinRatio { demand, .. }, Some(t)) if demand[m] > 0.0 => {
+            (Goal::MaxMinRatio { demand, offset: offsets }, Some(t)) if has_rate_row(demand, offsets, m) => {
                 // t demand[m] - rate_m <= -offset[m]
                 let mut terms: Vec<_> = rate.iter().map(|&(var, speed, _)| (var, -speed)).collect();
                 terms.push((t, demand[m]));
