@@ -57,9 +57,23 @@ impl Prepared {
     /// taken 1e-9 lower than it is, so that rounding in the subroutine's sums cannot put a
     /// payoff above its bound.
     fn payoff_bound(&self, lowest_price: f64, round: f64) -> f64 {
+        self.utility - f64::from(self.workers) * self.fastest_rounds(round) * lowest_price * (1.0 - 1e-9)
+    }
+
+    /// An upper bound on the job's payoff at `market`'s prices and at any higher ones: its
+    /// utility finishing at its fastest rate, less its workers at the price of the cheapest
+    /// free GPU it can use for the rounds that rate takes (taken 1e-9 lower, as in
+    /// [`Prepared::payoff_bound`]); `None` when it can use no free GPU. Every GPU the
+    /// subroutine gives it costs at least that much for at least that long.
+    fn bound_at(&self, market: &Market) -> Option<f64> {
+        let cheapest = market.cheapest_gpu_cost(&self.rates, self.fastest_rounds(market.round))?;
+        Some(self.utility - f64::from(self.workers) * cheapest * (1.0 - 1e-9))
+    }
+
+    /// The rounds the job's remaining work takes at its fastest rate (at least one).
+    fn fastest_rounds(&self, round: f64) -> f64 {
         let workers = f64::from(self.workers);
-        let duration = self.remaining / (self.rates.iter().copied().fold(0.0, f64::max) * workers);
-        self.utility - workers * rounds(duration, round) * lowest_price * (1.0 - 1e-9)
+        rounds(self.remaining / (self.rates.iter().copied().fold(0.0, f64::max) * workers), round)
     }
 
     fn input(&self) -> JobInput<'_> {
@@ -81,7 +95,17 @@ impl Prepared {
 struct Offer {
     payoff: f64,
     job: usize,
-    version: Option<u64>,
+    key: Key,
+}
+
+/// What an offer's payoff is.
+#[derive(Clone, Copy, PartialEq)]
+enum Key {
+    /// An upper bound on the job's payoff: from the lowest price (`at` `None`), or from the
+    /// prices at version `at`.
+    Bound { at: Option<u64> },
+    /// The job's payoff at version `at`.
+    Payoff { at: u64 },
 }
 
 impl PartialEq for Offer {
@@ -237,11 +261,13 @@ impl Hadar {
 
     /// The primal step: jobs take their subroutine's schedule, highest payoff first, while the
     /// payoff is positive; each commitment raises the prices of the GPUs taken. Evaluation is
-    /// lazy: a job enters the heap keyed by an upper bound on its payoff
-    /// ([`Prepared::payoff_bound`]) and is evaluated only when its key tops the heap, and after
-    /// a commitment a stale payoff is taken as a bound on the fresh one. That holds in all but
-    /// about 0.07% of re-evaluations (the crate README, step 4), so the job taken can then
-    /// differ from the one re-evaluating everyone would take.
+    /// lazy. A job enters the heap keyed by an upper bound on its payoff at the lowest price
+    /// ([`Prepared::payoff_bound`]); when that tops the heap it is replaced by a bound at the
+    /// current prices ([`Prepared::bound_at`]), and when that one tops the heap at the same
+    /// prices the job is evaluated. Prices only rise, so both stay bounds. After a commitment
+    /// a stale payoff is taken as a bound on the fresh one, which holds in all but about 0.07%
+    /// of re-evaluations (the crate README, step 4), so the job taken can then differ from the
+    /// one re-evaluating everyone would take.
     fn greedy(&self, jobs: &[Prepared], market: &mut Market) -> Vec<Option<Schedule>> {
         let mut chosen: Vec<Option<Schedule>> = vec![None; jobs.len()];
         // Each job's schedule behind its offer in the heap.
@@ -254,29 +280,46 @@ impl Hadar {
             .map(|(index, job)| Offer {
                 payoff: job.payoff_bound(lowest_price, market.round),
                 job: index,
-                version: None,
+                key: Key::Bound { at: None },
             })
             .filter(|offer| offer.payoff > 0.0)
             .collect();
         let mut scratch = Scratch::default();
         while let Some(offer) = heap.pop() {
-            if offer.version == Some(version) {
-                let schedule = offered[offer.job].take().expect("an offer's schedule");
-                let planned = schedule.duration / market.round;
-                for &(node, gpus) in &schedule.parts {
-                    market.take(node.index(), gpus, planned);
+            match offer.key {
+                Key::Payoff { at } if at == version => {
+                    let schedule = offered[offer.job].take().expect("an offer's schedule");
+                    let planned = schedule.duration / market.round;
+                    for &(node, gpus) in &schedule.parts {
+                        market.take(node.index(), gpus, planned);
+                    }
+                    chosen[offer.job] = Some(schedule);
+                    version += 1;
+                    if market.is_full() {
+                        break;
+                    }
+                    continue;
                 }
-                chosen[offer.job] = Some(schedule);
-                version += 1;
-                if market.is_full() {
-                    break;
+                Key::Bound { at } if at != Some(version) => {
+                    // No free GPU the job can use: no schedule, now or later in this pass.
+                    let Some(bound) = jobs[offer.job].bound_at(market) else {
+                        continue;
+                    };
+                    if bound > 0.0 {
+                        heap.push(Offer {
+                            payoff: bound.min(offer.payoff),
+                            job: offer.job,
+                            key: Key::Bound { at: Some(version) },
+                        });
+                    }
+                    continue;
                 }
-                continue;
+                _ => {}
             }
             let job = jobs[offer.job].input();
             let fresh = best_schedule_with(&job, market, self.progress, self.task_level, self.utility, &mut scratch);
             if let Some(schedule) = fresh.filter(|schedule| schedule.payoff() > 0.0) {
-                heap.push(Offer { payoff: schedule.payoff(), job: offer.job, version: Some(version) });
+                heap.push(Offer { payoff: schedule.payoff(), job: offer.job, key: Key::Payoff { at: version } });
                 offered[offer.job] = Some(schedule);
             }
         }
@@ -458,11 +501,11 @@ mod tests {
     }
 
     #[test]
-    fn no_schedule_pays_more_than_its_jobs_payoff_bound() {
+    fn no_schedule_pays_more_than_its_jobs_payoff_bounds() {
         let mut draws = Draws(7);
         let utility = Utility { exponent: 1.0 };
         let round = 360.0;
-        let (mut checked, mut tight) = (0, 0);
+        let (mut checked, mut tight, mut tight_at_lowest) = (0, 0, 0);
         for _ in 0..300 {
             // 2-4 types, 3-12 nodes of 1-8 GPUs, some GPUs planned busy.
             let types = 2 + draws.below(3) as usize;
@@ -501,18 +544,30 @@ mod tests {
                     density: 0.0,
                 };
                 let bound = job.payoff_bound(low, round);
+                // The bound at the market's prices: none when the job can use no free GPU.
+                let Some(bound_now) = job.bound_at(&market) else {
+                    assert!(best_schedule(&job.input(), &market, Progress::Sum, true, utility).is_none());
+                    continue;
+                };
+                assert!(bound_now <= bound + 1e-12 * bound.abs(), "{bound_now} above {bound}");
                 for (progress, task_level) in
                     [(Progress::Sum, true), (Progress::Bottleneck, true), (Progress::Sum, false)]
                 {
                     if let Some(schedule) = best_schedule(&job.input(), &market, progress, task_level, utility) {
-                        assert!(schedule.payoff() <= bound, "payoff {} above its bound {bound}", schedule.payoff());
+                        let payoff = schedule.payoff();
+                        assert!(payoff <= bound_now, "payoff {payoff} above its bound {bound_now} at these prices");
                         checked += 1;
-                        tight += usize::from(schedule.payoff() > bound - 1e-6 * bound.abs());
+                        tight += usize::from(payoff > bound_now - 1e-6 * bound_now.abs());
+                        tight_at_lowest += usize::from(payoff > bound - 1e-6 * bound.abs());
                     }
                 }
             }
         }
-        // The bound is reached on idle nodes of the fastest type: a test of it, not of nothing.
-        assert!(checked > 1000 && tight > 20, "{checked} schedules, {tight} at their bound");
+        // The bounds are reached where the cheapest GPUs are of the fastest type: a test of
+        // them, not of nothing.
+        assert!(
+            checked > 1000 && tight > 20 && tight_at_lowest > 20,
+            "{checked} schedules, {tight} at their bound, {tight_at_lowest} at the lowest price's"
+        );
     }
 }

@@ -129,6 +129,34 @@ impl Market {
         cost + (rounds - from).max(0.0) * price(busy + extra)
     }
 
+    /// The least any one GPU with a positive rate in `worker_rates` costs for `rounds` rounds
+    /// from now (the cheapest node's first free GPU), or `None` when no such GPU is free. Taking
+    /// GPUs only raises prices and frees none, so this stays a lower bound as the market fills.
+    pub fn cheapest_gpu_cost(&self, worker_rates: &[f64], rounds: f64) -> Option<f64> {
+        let mut cheapest: Option<f64> = None;
+        for (gpu_type, nodes) in self.nodes_by_type.iter().enumerate().take(worker_rates.len()) {
+            if worker_rates[gpu_type] <= 0.0 {
+                continue;
+            }
+            let mut previous: Option<usize> = None;
+            for &node in nodes {
+                if self.free(node) == 0 {
+                    continue;
+                }
+                // A node in the same state as the last one priced costs the same.
+                if previous.is_some_and(|before| {
+                    self.capacity[before] == self.capacity[node] && self.ends[before] == self.ends[node]
+                }) {
+                    continue;
+                }
+                let cost = self.gpu_cost(node, 0, rounds);
+                cheapest = Some(cheapest.map_or(cost, |known| known.min(cost)));
+                previous = Some(node);
+            }
+        }
+        cheapest
+    }
+
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
     pub fn take(&mut self, node: usize, gpus: u32, rounds: f64) {
         let ends = &mut self.ends[node];
