@@ -89,9 +89,8 @@ impl Prepared {
     }
 }
 
-/// A heap entry: a job's payoff when last evaluated, at price version `version` (its schedule
-/// is kept beside the heap: a job has at most one offer in it), or, before its first
-/// evaluation (`version` `None`), an upper bound on it.
+/// A heap entry: a job's payoff when last evaluated, or an upper bound on it (`key` says which
+/// and at which prices). Its schedule is kept beside the heap: a job has at most one offer in it.
 struct Offer {
     payoff: f64,
     job: usize,
