@@ -44,6 +44,8 @@ struct Prepared {
     current: Vec<NodeId>,
     /// Utility finishing at its fastest rate (all its workers on its fastest type).
     utility: f64,
+    /// Rounds its remaining work takes at that rate (at least one).
+    fastest_rounds: f64,
     /// Utility per GPU-round on its best type of an idle cluster.
     density: f64,
 }
@@ -56,8 +58,8 @@ impl Prepared {
     /// is at least as long, its utility no higher and its GPU-rounds no fewer. The price is
     /// taken 1e-9 lower than it is, so that rounding in the subroutine's sums cannot put a
     /// payoff above its bound.
-    fn payoff_bound(&self, lowest_price: f64, round: f64) -> f64 {
-        self.utility - f64::from(self.workers) * self.fastest_rounds(round) * lowest_price * (1.0 - 1e-9)
+    fn payoff_bound(&self, lowest_price: f64) -> f64 {
+        self.utility - f64::from(self.workers) * self.fastest_rounds * lowest_price * (1.0 - 1e-9)
     }
 
     /// An upper bound on the job's payoff at `market`'s prices and at any higher ones: its
@@ -66,14 +68,8 @@ impl Prepared {
     /// [`Prepared::payoff_bound`]); `None` when it can use no free GPU. Every GPU the
     /// subroutine gives it costs at least that much for at least that long.
     fn bound_at(&self, market: &Market) -> Option<f64> {
-        let cheapest = market.cheapest_gpu_cost(&self.rates, self.fastest_rounds(market.round))?;
+        let cheapest = market.cheapest_gpu_cost(&self.rates, self.fastest_rounds)?;
         Some(self.utility - f64::from(self.workers) * cheapest * (1.0 - 1e-9))
-    }
-
-    /// The rounds the job's remaining work takes at its fastest rate (at least one).
-    fn fastest_rounds(&self, round: f64) -> f64 {
-        let workers = f64::from(self.workers);
-        rounds(self.remaining / (self.rates.iter().copied().fold(0.0, f64::max) * workers), round)
     }
 
     fn input(&self) -> JobInput<'_> {
@@ -98,7 +94,7 @@ struct Offer {
 }
 
 /// What an offer's payoff is.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Key {
     /// An upper bound on the job's payoff: from the lowest price (`at` `None`), or from the
     /// prices at version `at`.
@@ -231,7 +227,8 @@ impl Hadar {
         let best = rates.iter().copied().fold(0.0, f64::max) * f64::from(job.gpus);
         let duration = remaining / best;
         let utility = self.utility.value(job.weight, oracle.isolated_duration, age + duration);
-        let density = utility / (f64::from(job.gpus) * rounds(duration, self.clock.length()));
+        let fastest_rounds = rounds(duration, self.clock.length());
+        let density = utility / (f64::from(job.gpus) * fastest_rounds);
         let current = job.allocation.as_ref().map(|allocation| allocation.parts.iter().map(|part| part.0).collect());
         Ok(Prepared {
             id: job.id,
@@ -243,6 +240,7 @@ impl Hadar {
             weight: job.weight,
             current: current.unwrap_or_default(),
             utility,
+            fastest_rounds,
             density,
         })
     }
@@ -277,7 +275,7 @@ impl Hadar {
             .iter()
             .enumerate()
             .map(|(index, job)| Offer {
-                payoff: job.payoff_bound(lowest_price, market.round),
+                payoff: job.payoff_bound(lowest_price),
                 job: index,
                 key: Key::Bound { at: None },
             })
@@ -540,9 +538,10 @@ mod tests {
                     weight: 1.0,
                     current: Vec::new(),
                     utility: utility.value(1.0, ideal_duration, age + remaining / best),
+                    fastest_rounds: rounds(remaining / best, round),
                     density: 0.0,
                 };
-                let bound = job.payoff_bound(low, round);
+                let bound = job.payoff_bound(low);
                 // The bound at the market's prices: none when the job can use no free GPU.
                 let Some(bound_now) = job.bound_at(&market) else {
                     assert!(best_schedule(&job.input(), &market, Progress::Sum, true, utility).is_none());

@@ -144,9 +144,7 @@ impl Market {
                     continue;
                 }
                 // A node in the same state as the last one priced costs the same.
-                if previous.is_some_and(|before| {
-                    self.capacity[before] == self.capacity[node] && self.ends[before] == self.ends[node]
-                }) {
+                if previous.is_some_and(|before| self.same_state(before, node)) {
                     continue;
                 }
                 let cost = self.gpu_cost(node, 0, rounds);
@@ -155,6 +153,12 @@ impl Market {
             }
         }
         cheapest
+    }
+
+    /// Whether nodes `a` and `b` have the same GPUs and the same planned ends, so the same
+    /// prices.
+    fn same_state(&self, a: usize, b: usize) -> bool {
+        self.capacity[a] == self.capacity[b] && self.ends[a] == self.ends[b]
     }
 
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
@@ -286,9 +290,7 @@ pub fn best_schedule_with(
         for &node in nodes {
             let current = job.current.contains(&NodeId(node as u32));
             let tie = Candidate::tie_key(current, node);
-            let same_as = previous.filter(|&(before, _)| {
-                market.capacity[before] == market.capacity[node] && market.ends[before] == market.ends[node]
-            });
+            let same_as = previous.filter(|&(before, _)| market.same_state(before, node));
             let start = gpus.len();
             for extra in 0..market.free(node).min(job.workers) {
                 let price = match same_as {
