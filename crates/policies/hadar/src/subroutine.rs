@@ -61,8 +61,8 @@ pub struct Market {
     pub node_types: Vec<usize>,
     /// Each node's GPUs.
     pub capacity: Vec<u32>,
-    /// Per node, the end (in rounds from now) of each planned busy GPU.
-    pub ends: Vec<Vec<f64>>,
+    /// Per node, the end (in rounds from now) of each planned busy GPU, sorted.
+    ends: Vec<Vec<f64>>,
     /// The price function.
     pub prices: PriceFunction,
     /// Round length in seconds: a price is per GPU-round.
@@ -71,6 +71,12 @@ pub struct Market {
     price_steps: Vec<Vec<f64>>,
     /// The nodes of each GPU type, in index order.
     nodes_by_type: Vec<Vec<usize>>,
+    /// Per node, whether it is in the same state as the node before it of its type
+    /// ([`Market::same_state`]), so has the same prices.
+    same_as_previous: Vec<bool>,
+    /// Per GPU type, its nodes with a free GPU that are not in the same state as the node
+    /// before them: one node of each set of free nodes priced alike.
+    distinct_free: Vec<Vec<usize>>,
 }
 
 impl Market {
@@ -79,10 +85,24 @@ impl Market {
         let ends = vec![Vec::new(); capacity.len()];
         // Nodes of one size share their steps (computed once per size).
         let mut by_size: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+        // `p` rises with utilisation; the running maximum guards against a last-bit dip in
+        // `powf`, so that each GPU a job takes on a node costs at least as much as the one
+        // before it (the subroutine's selection relies on it).
         let price_steps = capacity
             .iter()
             .map(|&gpus| {
-                by_size.entry(gpus).or_insert_with(|| (0..=gpus).map(|used| prices.price(used, gpus)).collect()).clone()
+                by_size
+                    .entry(gpus)
+                    .or_insert_with(|| {
+                        let mut highest = 0.0_f64;
+                        (0..=gpus)
+                            .map(|used| {
+                                highest = highest.max(prices.price(used, gpus));
+                                highest
+                            })
+                            .collect()
+                    })
+                    .clone()
             })
             .collect();
         let types = node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
@@ -90,7 +110,43 @@ impl Market {
         for (node, &gpu_type) in node_types.iter().enumerate() {
             nodes_by_type[gpu_type].push(node);
         }
-        Market { node_types, capacity, ends, prices, round, price_steps, nodes_by_type }
+        let nodes = capacity.len();
+        let mut market = Market {
+            node_types,
+            capacity,
+            ends,
+            prices,
+            round,
+            price_steps,
+            nodes_by_type,
+            same_as_previous: vec![false; nodes],
+            distinct_free: vec![Vec::new(); types],
+        };
+        for gpu_type in 0..types {
+            market.refresh(gpu_type);
+        }
+        market
+    }
+
+    /// Recomputes which nodes of `gpu_type` share their prices, after one of them changed.
+    fn refresh(&mut self, gpu_type: usize) {
+        let mut distinct = std::mem::take(&mut self.distinct_free[gpu_type]);
+        distinct.clear();
+        let mut previous: Option<usize> = None;
+        for &node in &self.nodes_by_type[gpu_type] {
+            let same = previous.is_some_and(|before| self.same_state(before, node));
+            self.same_as_previous[node] = same;
+            if !same && self.free(node) > 0 {
+                distinct.push(node);
+            }
+            previous = Some(node);
+        }
+        self.distinct_free[gpu_type] = distinct;
+    }
+
+    /// Returns the planned ends of `node`'s busy GPUs, in rounds from now, sorted.
+    pub fn ends(&self, node: usize) -> &[f64] {
+        &self.ends[node]
     }
 
     /// Returns the GPUs of `node` planned busy now.
@@ -105,7 +161,7 @@ impl Market {
 
     /// Returns true if and only if every GPU is planned busy now.
     pub fn is_full(&self) -> bool {
-        (0..self.capacity.len()).all(|node| self.free(node) == 0)
+        self.distinct_free.iter().all(Vec::is_empty)
     }
 
     /// Returns the price of one more GPU on `node` for `rounds` rounds from now, when the job
@@ -134,22 +190,14 @@ impl Market {
     /// GPUs only raises prices and frees none, so this stays a lower bound as the market fills.
     pub fn cheapest_gpu_cost(&self, worker_rates: &[f64], rounds: f64) -> Option<f64> {
         let mut cheapest: Option<f64> = None;
-        for (gpu_type, nodes) in self.nodes_by_type.iter().enumerate().take(worker_rates.len()) {
+        // Nodes in the same state cost the same: one of each is priced.
+        for (gpu_type, nodes) in self.distinct_free.iter().enumerate().take(worker_rates.len()) {
             if worker_rates[gpu_type] <= 0.0 {
                 continue;
             }
-            let mut previous: Option<usize> = None;
             for &node in nodes {
-                if self.free(node) == 0 {
-                    continue;
-                }
-                // A node in the same state as the last one priced costs the same.
-                if previous.is_some_and(|before| self.same_state(before, node)) {
-                    continue;
-                }
                 let cost = self.gpu_cost(node, 0, rounds);
                 cheapest = Some(cheapest.map_or(cost, |known| known.min(cost)));
-                previous = Some(node);
             }
         }
         cheapest
@@ -168,6 +216,7 @@ impl Market {
         for _ in 0..gpus {
             ends.insert(at, rounds);
         }
+        self.refresh(self.node_types[node]);
     }
 }
 
@@ -233,14 +282,70 @@ pub fn best_schedule(
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     rules: Vec<TypeRule>,
-    /// Every GPU the job could take, grouped by GPU type (nodes in index order within a type).
-    gpus: Vec<Candidate>,
-    /// `gpus[type_starts[k]..type_starts[k + 1]]` are the GPUs of type `k`.
+    /// Every node with a GPU the job could take, grouped by GPU type (nodes in index order
+    /// within a type).
+    slots: Vec<Slot>,
+    /// `slots[type_starts[k]..type_starts[k + 1]]` are the nodes of type `k`.
     type_starts: Vec<usize>,
+    /// `prices[slot.prices + extra]`: the average price of the node's GPU `extra`, NaN until
+    /// a rule needs it.
+    prices: Vec<f64>,
+    /// The best W GPUs so far of the rule being tried, best first.
+    heads: Vec<Head>,
     /// The best W GPUs of the rule being tried.
     candidates: Vec<Candidate>,
     /// The best W GPUs of the best rule so far.
     best: Vec<Candidate>,
+}
+
+/// A node with free GPUs the job can use: its GPUs `extra = 0..limit`, in the order the job
+/// would take them, each dearer than the one before (prices rise with utilisation), so a
+/// rule's best W GPUs are the best W of a merge of its nodes' lists.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    node: usize,
+    /// The job's per-worker rate on the node's type.
+    rate: f64,
+    /// [`Head::tie_key`] of the node.
+    tie: u64,
+    /// GPUs the job could take here: `min(free, workers)`.
+    limit: u32,
+    /// Where the node's prices start in `Scratch::prices`: a node in the same state as the
+    /// node before it shares that node's prices.
+    prices: usize,
+}
+
+/// A GPU a rule could give the job, with its rank.
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    /// Throughput per unit of price (or 1 / price when every GPU the rule admits is as fast).
+    value: f64,
+    /// Ties in `value` go to the lowest key: the job's current nodes first, then the lowest
+    /// node, then the lowest `extra` ([`Head::tie_key`] plus `extra`).
+    tie: u64,
+    slot: usize,
+    extra: u32,
+}
+
+impl Head {
+    /// The tie key of a node's GPUs without their `extra`: not current, node, and 24 bits
+    /// left for `extra`.
+    fn tie_key(current: bool, node: usize) -> u64 {
+        (u64::from(!current) << 63) | ((node as u64) << 24)
+    }
+
+    /// Best first (`Less`): the highest value, then the lowest tie key. The order is total
+    /// over a job's GPUs, so the best W are one set however they are found. Values are
+    /// positive and never NaN, so the plain comparisons agree with `total_cmp`.
+    fn order(&self, other: &Head) -> std::cmp::Ordering {
+        if self.value > other.value {
+            std::cmp::Ordering::Less
+        } else if self.value < other.value {
+            std::cmp::Ordering::Greater
+        } else {
+            self.tie.cmp(&other.tie)
+        }
+    }
 }
 
 /// [`best_schedule`] with its working buffers in `scratch`; the result is the same.
@@ -252,7 +357,7 @@ pub fn best_schedule_with(
     utility: Utility,
     scratch: &mut Scratch,
 ) -> Option<Schedule> {
-    let Scratch { rules, gpus, type_starts, candidates, best: best_gpus } = scratch;
+    let Scratch { rules, slots, type_starts, prices, heads, candidates, best: best_gpus } = scratch;
     let types = job.worker_rates.len();
     rules.clear();
     rules.extend((0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only));
@@ -274,40 +379,48 @@ pub fn best_schedule_with(
     }
     let best_rate = job.worker_rates.iter().copied().fold(0.0, f64::max) * f64::from(job.workers);
     let horizon = rounds(job.remaining / best_rate, market.round);
-    // Every GPU the job could take, priced once and shared by all rules, grouped by type so
-    // that a rule reads only the types it admits.
-    gpus.clear();
+    // Every node the job could take a GPU on, grouped by type so that a rule reads only the
+    // types it admits. Prices are computed when a rule first needs them and shared by all
+    // rules; a node in the same state as the one before it (same GPUs, same planned ends: idle
+    // nodes, mostly) shares its prices.
+    slots.clear();
     type_starts.clear();
+    prices.clear();
     for (gpu_type, nodes) in market.nodes_by_type.iter().enumerate().take(types) {
-        type_starts.push(gpus.len());
+        type_starts.push(slots.len());
         let rate = job.worker_rates[gpu_type];
         if rate <= 0.0 {
             continue;
         }
-        // A node in the same state as the one before it (same GPUs, same planned ends: idle
-        // nodes, mostly) has the same prices; they are copied rather than recomputed.
-        let mut previous: Option<(usize, usize)> = None;
+        // Where the previous node's prices start.
+        let mut previous: Option<usize> = None;
         for &node in nodes {
-            let current = job.current.contains(&NodeId(node as u32));
-            let tie = Candidate::tie_key(current, node);
-            let same_as = previous.filter(|&(before, _)| market.same_state(before, node));
-            let start = gpus.len();
-            for extra in 0..market.free(node).min(job.workers) {
-                let price = match same_as {
-                    Some((_, first)) => gpus[first + extra as usize].price,
-                    None => market.gpu_cost(node, extra, horizon) / horizon,
-                };
-                gpus.push(Candidate { node, extra, rate, price, value: 0.0, tie: tie | u64::from(extra) });
+            let limit = market.free(node).min(job.workers);
+            let shared = previous.filter(|_| market.same_as_previous[node]);
+            let at = shared.unwrap_or_else(|| {
+                prices.resize(prices.len() + limit as usize, f64::NAN);
+                prices.len() - limit as usize
+            });
+            previous = Some(at);
+            if limit > 0 {
+                let current = job.current.contains(&NodeId(node as u32));
+                slots.push(Slot { node, rate, tie: Head::tie_key(current, node), limit, prices: at });
             }
-            previous = Some((node, start));
         }
     }
-    type_starts.resize(types + 1, gpus.len());
+    type_starts.resize(types + 1, slots.len());
+    let mut price_of = |slot: &Slot, extra: u32| {
+        let price = &mut prices[slot.prices + extra as usize];
+        if price.is_nan() {
+            *price = market.gpu_cost(slot.node, extra, horizon) / horizon;
+        }
+        *price
+    };
     let mut best: Option<Schedule> = None;
     for &rule in rules.iter() {
+        select(job, rule, slots, type_starts, &mut price_of, heads, candidates);
         let floor = best.as_ref().map(Schedule::payoff);
-        let Some(terms) = schedule_under(job, market, progress, utility, rule, gpus, type_starts, candidates, floor)
-        else {
+        let Some(terms) = schedule_terms(job, market, progress, utility, candidates, floor) else {
             continue;
         };
         if best.as_ref().is_none_or(|best| terms.payoff() > best.payoff()) {
@@ -326,7 +439,7 @@ pub fn best_schedule_with(
     Some(best)
 }
 
-/// A GPU a job could take: `extra` more on its node than the node already has busy.
+/// A GPU a job takes: `extra` more on its node than the node already has busy.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     node: usize,
@@ -334,101 +447,94 @@ struct Candidate {
     extra: u32,
     /// The job's per-worker rate on this GPU's type.
     rate: f64,
-    /// Average price per round over the job's shortest possible duration.
-    price: f64,
-    /// Throughput per unit of price (or 1 / price when every allowed GPU is as fast); set per
-    /// type rule.
-    value: f64,
-    /// Ties in `value` go to the lowest key: the job's current nodes first, then the lowest
-    /// node, then the lowest `extra` ([`Candidate::tie_key`] plus `extra`).
-    tie: u64,
 }
 
-impl Candidate {
-    /// The tie key of a node's GPUs without their `extra`: not current, node, and 24 bits
-    /// left for `extra`.
-    fn tie_key(current: bool, node: usize) -> u64 {
-        (u64::from(!current) << 63) | ((node as u64) << 24)
-    }
-
-    /// Best first: the highest value, then the lowest tie key. The order is total over a job's
-    /// GPUs, so the best W are one set however they are found. Values are positive and never
-    /// NaN, so the plain comparisons agree with `total_cmp`.
-    fn order(&self, other: &Candidate) -> std::cmp::Ordering {
-        if self.value > other.value {
-            std::cmp::Ordering::Less
-        } else if self.value < other.value {
-            std::cmp::Ordering::Greater
-        } else {
-            self.tie.cmp(&other.tie)
+/// The job's best W GPUs under one type rule, into `candidates` (fewer when the rule cannot
+/// place the job). Best first: throughput per unit price (for one type or a bottleneck
+/// threshold this is the cheapest GPU), then the job's current nodes, then the lowest node and
+/// GPU. The order is total, so the best W are one set however they are found.
+fn select(
+    job: &JobInput<'_>,
+    rule: TypeRule,
+    slots: &[Slot],
+    type_starts: &[usize],
+    price_of: &mut impl FnMut(&Slot, u32) -> f64,
+    heads: &mut Vec<Head>,
+    candidates: &mut Vec<Candidate>,
+) {
+    let admitted = |gpu_type: usize| match rule {
+        TypeRule::Only(only) => gpu_type == only,
+        TypeRule::AtLeast(threshold) => job.worker_rates[gpu_type] >= threshold,
+        TypeRule::Any => true,
+    };
+    let value = |slot: &Slot, price: f64| match rule {
+        TypeRule::Any => slot.rate / price,
+        TypeRule::Only(_) | TypeRule::AtLeast(_) => 1.0 / price,
+    };
+    // One pass keeps the best W in `heads`, best first (W is at most a gang's size, so
+    // inserting is cheap; a single worker just keeps the best). A GPU that does not make the
+    // best W so far ends its node's list: the node's later GPUs are worse.
+    let workers = job.workers as usize;
+    heads.clear();
+    let mut offer = |head: Head| -> bool {
+        if workers == 1 {
+            match heads.first_mut() {
+                Some(kept) if head.order(kept).is_lt() => *kept = head,
+                Some(_) => return false,
+                None => heads.push(head),
+            }
+            return true;
+        }
+        if heads.len() == workers {
+            match heads.last() {
+                // Fast path: a strictly smaller value ranks below whatever the tie says.
+                Some(worst) if head.value < worst.value => return false,
+                Some(worst) if head.order(worst).is_lt() => {
+                    heads.pop();
+                }
+                _ => return false,
+            }
+        }
+        let at = heads.partition_point(|kept| kept.order(&head).is_lt());
+        heads.insert(at, head);
+        true
+    };
+    for gpu_type in (0..type_starts.len() - 1).filter(|&gpu_type| admitted(gpu_type)) {
+        let first = type_starts[gpu_type];
+        for (offset, slot) in slots[first..type_starts[gpu_type + 1]].iter().enumerate() {
+            let index = first + offset;
+            for extra in 0..slot.limit {
+                let head = Head {
+                    value: value(slot, price_of(slot, extra)),
+                    tie: slot.tie | u64::from(extra),
+                    slot: index,
+                    extra,
+                };
+                if !offer(head) {
+                    break;
+                }
+            }
         }
     }
+    candidates.clear();
+    candidates.extend(heads.iter().map(|head| {
+        let slot = &slots[head.slot];
+        Candidate { node: slot.node, extra: head.extra, rate: slot.rate }
+    }));
 }
 
-/// The job's best W GPUs under one type rule, left in `candidates` sorted by node and extra;
-/// returns the schedule's terms with empty `parts`, or `None` when the rule cannot place the
-/// job or its payoff cannot exceed `floor` (the best payoff of the rules tried before).
-#[allow(clippy::too_many_arguments)]
-fn schedule_under(
+/// The terms of the schedule on `candidates` (left sorted by node and extra) with empty
+/// `parts`, or `None` when they are fewer than the job's workers or its payoff cannot exceed
+/// `floor` (the best payoff of the rules tried before).
+fn schedule_terms(
     job: &JobInput<'_>,
     market: &Market,
     progress: Progress,
     utility: Utility,
-    rule: TypeRule,
-    gpus: &[Candidate],
-    type_starts: &[usize],
-    candidates: &mut Vec<Candidate>,
+    candidates: &mut [Candidate],
     floor: Option<f64>,
 ) -> Option<Schedule> {
-    // Best first: throughput per unit price (for one type or a bottleneck threshold this is
-    // the cheapest GPU), then the job's current nodes, then the lowest node and GPU. One pass
-    // keeps the best W in `candidates`, best first (W is at most a gang's size, so inserting
-    // is cheap; a single worker just keeps the best).
     let workers = job.workers as usize;
-    candidates.clear();
-    let mut offer = |candidate: Candidate| {
-        if workers == 1 {
-            match candidates.first_mut() {
-                Some(kept) if candidate.order(kept).is_lt() => *kept = candidate,
-                Some(_) => {}
-                None => candidates.push(candidate),
-            }
-            return;
-        }
-        if candidates.len() == workers {
-            match candidates.last() {
-                // Fast path: a strictly smaller value ranks below whatever the tie says.
-                Some(worst) if candidate.value < worst.value => return,
-                Some(worst) if candidate.order(worst).is_lt() => {
-                    candidates.pop();
-                }
-                _ => return,
-            }
-        }
-        let at = candidates.partition_point(|kept| kept.order(&candidate).is_lt());
-        candidates.insert(at, candidate);
-    };
-    match rule {
-        TypeRule::Only(only) => {
-            for gpu in &gpus[type_starts[only]..type_starts[only + 1]] {
-                offer(Candidate { value: 1.0 / gpu.price, ..*gpu });
-            }
-        }
-        TypeRule::AtLeast(threshold) => {
-            for (gpu_type, &rate) in job.worker_rates.iter().enumerate() {
-                if rate >= threshold {
-                    for gpu in &gpus[type_starts[gpu_type]..type_starts[gpu_type + 1]] {
-                        offer(Candidate { value: 1.0 / gpu.price, ..*gpu });
-                    }
-                }
-            }
-        }
-        TypeRule::Any => {
-            for gpu in gpus {
-                offer(Candidate { value: gpu.rate / gpu.price, ..*gpu });
-            }
-        }
-    }
     if candidates.len() < workers {
         return None;
     }
@@ -484,7 +590,7 @@ mod tests {
         assert_eq!(market.gpu_cost(0, 1, 5.0), 3.0 * 16.0 + 2.0 * 4.0);
         market.take(0, 1, 1.0);
         assert!(market.is_full());
-        assert_eq!(market.ends[0], vec![1.0, 3.0]);
+        assert_eq!(market.ends(0), [1.0, 3.0]);
     }
 
     #[test]
