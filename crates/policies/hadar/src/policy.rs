@@ -314,8 +314,9 @@ impl Hadar {
                 _ => {}
             }
             let job = jobs[offer.job].input();
-            let fresh = best_schedule_with(&job, market, self.progress, self.task_level, self.utility, &mut scratch);
-            if let Some(schedule) = fresh.filter(|schedule| schedule.payoff() > 0.0) {
+            let fresh =
+                best_schedule_with(&job, market, self.progress, self.task_level, self.utility, Some(0.0), &mut scratch);
+            if let Some(schedule) = fresh {
                 heap.push(Offer { payoff: schedule.payoff(), job: offer.job, key: Key::Payoff { at: version } });
                 offered[offer.job] = Some(schedule);
             }

@@ -274,7 +274,7 @@ pub fn best_schedule(
     task_level: bool,
     utility: Utility,
 ) -> Option<Schedule> {
-    best_schedule_with(job, market, progress, task_level, utility, &mut Scratch::default())
+    best_schedule_with(job, market, progress, task_level, utility, None, &mut Scratch::default())
 }
 
 /// Buffers [`best_schedule_with`] reuses from one call to the next (a greedy pass evaluates
@@ -348,13 +348,17 @@ impl Head {
     }
 }
 
-/// [`best_schedule`] with its working buffers in `scratch`; the result is the same.
+/// [`best_schedule`] with its working buffers in `scratch`, returning the schedule only if its
+/// payoff exceeds `worth_more_than` (always with `None`). A greedy pass that drops schedules
+/// paying 0 or less asks for `Some(0.0)`, which skips the utility of any schedule that costs the
+/// job's weight or more.
 pub fn best_schedule_with(
     job: &JobInput<'_>,
     market: &Market,
     progress: Progress,
     task_level: bool,
     utility: Utility,
+    worth_more_than: Option<f64>,
     scratch: &mut Scratch,
 ) -> Option<Schedule> {
     let Scratch { rules, slots, type_starts, prices, heads, candidates, best: best_gpus } = scratch;
@@ -419,11 +423,11 @@ pub fn best_schedule_with(
     let mut best: Option<Schedule> = None;
     for &rule in rules.iter() {
         select(job, rule, slots, type_starts, &mut price_of, heads, candidates);
-        let floor = best.as_ref().map(Schedule::payoff);
+        let floor = best.as_ref().map(Schedule::payoff).or(worth_more_than);
         let Some(terms) = schedule_terms(job, market, progress, utility, candidates, floor) else {
             continue;
         };
-        if best.as_ref().is_none_or(|best| terms.payoff() > best.payoff()) {
+        if floor.is_none_or(|floor| terms.payoff() > floor) {
             std::mem::swap(candidates, best_gpus);
             best = Some(terms);
         }
@@ -750,7 +754,7 @@ mod tests {
         };
         let mut uniform = move |below: u64| next() % below;
         let mut scratch = Scratch::default();
-        let mut checked = 0;
+        let (mut checked, mut paid) = (0, 0);
         for case in 0..3000 {
             let types = 1 + uniform(3) as usize;
             let nodes: Vec<(usize, u32)> = (0..2 + uniform(10))
@@ -773,7 +777,7 @@ mod tests {
                 remaining: [50.0, 400.0, 9000.0][uniform(3) as usize],
                 age: [0.0, 100.0][uniform(2) as usize],
                 ideal_duration: 100.0,
-                weight: [1.0, 0.01][uniform(2) as usize],
+                weight: [1.0, 0.01, 1e3, 1e5][uniform(4) as usize],
                 current: &current,
             };
             if rates.iter().all(|rate| *rate == 0.0) {
@@ -787,14 +791,29 @@ mod tests {
                         progress,
                         task_level,
                         Utility { exponent: 1.0 },
+                        None,
                         &mut scratch,
                     );
                     let plain = reference(&job, &market, progress, task_level);
                     assert_eq!(fast, plain, "case {case}: {progress:?}, task level {task_level}");
+                    // As the greedy asks: only a schedule that pays.
+                    let paying = best_schedule_with(
+                        &job,
+                        &market,
+                        progress,
+                        task_level,
+                        Utility { exponent: 1.0 },
+                        Some(0.0),
+                        &mut scratch,
+                    );
+                    let plain_paying = plain.clone().filter(|schedule| schedule.payoff() > 0.0);
+                    assert_eq!(paying, plain_paying, "case {case}: {progress:?}, task level {task_level}, paying");
+                    paid += usize::from(plain_paying.is_some());
                     checked += usize::from(plain.is_some());
                 }
             }
         }
         assert!(checked > 5000, "only {checked} cases placed a job");
+        assert!(paid > 1000 && paid < checked, "{paid} of {checked} placements paid");
     }
 }
