@@ -91,18 +91,22 @@ impl Eq for Ranked {}
 #[derive(Clone, Debug, Default)]
 struct JobAccount {
     /// Time fraction per GPU type from the last allocation.
-    allocation: Vec<f64>,
+    allocation: PerType<f64>,
     /// Types the combination can run on (a single job's measured throughput is positive).
-    usable: Vec<bool>,
+    usable: PerType<bool>,
     /// Seconds run on each type since the allocation was last computed (plus the reset credit).
-    received: Vec<f64>,
+    received: PerType<f64>,
     /// Gavel's deficit per type: time the combination should have run by its allocations minus
     /// the time it ran, summed over past allocations (`_reset_time_run_so_far`).
-    deficit: Vec<f64>,
+    deficit: PerType<f64>,
     /// Arrived since the allocation was computed, with `new_jobs_wait`: ranked and given GPUs
     /// in rounds like any job, but not started until the next recomputation.
     held: bool,
 }
+
+/// One value per GPU type, inline for up to four types: a round ranks every account's types,
+/// and a recomputation builds every account afresh.
+type PerType<T> = smallvec::SmallVec<[T; 4]>;
 
 /// Which of Gavel's policies a [`Gavel`] scheduler runs; each has an agnostic twin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,6 +225,10 @@ pub struct Gavel {
     accounts: BTreeMap<Combo, JobAccount>,
     /// Co-located rates by (job type, scale, job type, scale), per GPU type of the cluster.
     pair_cache: HashMap<PairKey, Vec<(f64, f64)>>,
+    /// The lists a round ranks its entries in, kept between rounds for their memory.
+    rank_lists: Vec<Vec<Ranked>>,
+    /// Each active job's throughput row ([`Gavel::throughput_row`]), looked up once per job.
+    rows: HashMap<JobId, Vec<f64>>,
     /// GPU-seconds given out per type since the allocation was computed.
     given: Vec<f64>,
     computed_at: Option<Time>,
@@ -374,6 +382,8 @@ impl Gavel {
             placer: Placer::default(),
             accounts: BTreeMap::new(),
             pair_cache: HashMap::new(),
+            rows: HashMap::new(),
+            rank_lists: Vec::new(),
             given: Vec::new(),
             computed_at: None,
             stale: true,
@@ -413,10 +423,13 @@ impl Gavel {
     /// table knows the job on no type of this cluster: a Gavel policy cannot schedule a job
     /// it has no throughput for (run Gavel's policies with `perf: throughputs` and a
     /// `gavel-zoo` workload model, or `--perf gavel` on the command line).
-    fn throughput_row(&self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
+    fn throughput_row(&mut self, job: &JobView, cluster: &ClusterView) -> Result<Vec<f64>, PolicyError> {
+        if let Some(row) = self.rows.get(&job.id) {
+            return Ok(row.clone());
+        }
         let names = cluster.spec().gpu_types();
         let usable = |index: usize| job.feasible_types.contains(GpuTypeId(index as u16));
-        self.table.isolated_row(&job.job_type, job.gpus, names, usable).ok_or_else(|| {
+        let row = self.table.isolated_row(&job.job_type, job.gpus, names, usable).ok_or_else(|| {
             PolicyError::Unsupported(format!(
                 "job {} ('{}' on {} GPUs) has no throughput in the table on any of this cluster's GPU types ({}); \
                  Gavel's policies need jobs from the table's models (workload model gavel-zoo, perf throughputs)",
@@ -425,7 +438,9 @@ impl Gavel {
                 job.gpus,
                 names.join(", ")
             ))
-        })
+        })?;
+        self.rows.insert(job.id, row.clone());
+        Ok(row)
     }
 
     /// Books the time running jobs ran since the last call, per type: a sharing pair runs once,
@@ -543,11 +558,12 @@ impl Gavel {
         let credit = self.reset_credit;
         // Rounding to 1e-9 removes solver noise, so that equal fractions tie exactly and ties
         // break by job id and type order rather than by the last bits of the simplex.
-        let round =
-            |fractions: Vec<f64>| fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect();
+        let round = |fractions: Vec<f64>| -> PerType<f64> {
+            fractions.into_iter().map(|fraction| (fraction * 1e9).round() / 1e9).collect()
+        };
         // Gavel's deficits carry over from the allocation that ends here.
         let elapsed = self.computed_at.map_or(0.0, |at| context.now - at);
-        let deficit_of = |combo: &Combo| -> Vec<f64> {
+        let deficit_of = |combo: &Combo| -> PerType<f64> {
             match self.accounts.get(combo) {
                 Some(old) => (0..types)
                     .map(|j| {
@@ -557,7 +573,7 @@ impl Gavel {
                         old.deficit.get(j).copied().unwrap_or(0.0) + (should - ran)
                     })
                     .collect(),
-                None => vec![0.0; types],
+                None => PerType::from_elem(0.0, types),
             }
         };
         let mut accounts: BTreeMap<Combo, JobAccount> = active
@@ -569,17 +585,18 @@ impl Gavel {
                 let deficit = deficit_of(&combo);
                 let usable = rates.iter().map(|rate| *rate > 0.0).collect();
                 let allocation = round(fractions);
-                (combo, JobAccount { allocation, usable, received: vec![credit; types], deficit, held: false })
+                let received = PerType::from_elem(credit, types);
+                (combo, JobAccount { allocation, usable, received, deficit, held: false })
             })
             .collect();
         for ((m, n), fractions) in pairs {
             let combo = Combo::of(active[m].id, Some(active[n].id));
             let deficit = deficit_of(&combo);
-            let allocation: Vec<f64> = round(fractions);
+            let allocation = round(fractions);
             // A pair is ranked only where it has an allocation.
             let usable = allocation.iter().map(|fraction| *fraction > 1e-9).collect();
-            accounts
-                .insert(combo, JobAccount { allocation, usable, received: vec![credit; types], deficit, held: false });
+            let received = PerType::from_elem(credit, types);
+            accounts.insert(combo, JobAccount { allocation, usable, received, deficit, held: false });
         }
         self.accounts = accounts;
         self.given = vec![credit * self.accounts.len() as f64; types];
@@ -591,15 +608,20 @@ impl Gavel {
     /// (priority, combination, type) for every combination whose jobs all pass `eligible` and
     /// every type it has time on, highest priority first.
     fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
-        let mut entries = self.rank_entries(eligible);
+        let mut entries = vec![Vec::new()];
+        self.rank_entries(eligible, false, &mut entries);
+        let mut entries = entries.pop().expect("one list");
         entries.sort_by(Ranked::order);
         entries.into_iter().map(|entry| (entry.priority, entry.combo, entry.gpu_type)).collect()
     }
 
-    /// The entries of [`Gavel::ranked`], unsorted.
-    fn rank_entries(&self, eligible: impl Fn(JobId) -> bool) -> Vec<Ranked> {
+    /// The entries of [`Gavel::ranked`], unsorted, into `lists` (cleared first): all in
+    /// `lists[0]`, or with `by_type` each in its type's list (`lists` grows to one per type).
+    fn rank_entries(&self, eligible: impl Fn(JobId) -> bool, by_type: bool, lists: &mut Vec<Vec<Ranked>>) {
         let fill_unallocated = self.fill_unallocated;
-        let mut entries = Vec::with_capacity(self.accounts.len() * self.given.len());
+        let wanted = if by_type { self.given.len().max(1) } else { 1 };
+        lists.resize_with(wanted.max(lists.len()), Vec::new);
+        lists.iter_mut().for_each(Vec::clear);
         for (&combo, account) in &self.accounts {
             if !combo.jobs().all(&eligible) {
                 continue;
@@ -624,10 +646,9 @@ impl Gavel {
                 // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
                 // straight to job ids and type order.
                 let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
-                entries.push(Ranked { priority, tie, combo, gpu_type });
+                lists[if by_type { gpu_type } else { 0 }].push(Ranked { priority, tie, combo, gpu_type });
             }
         }
-        entries
     }
 
     /// The allocation `combo` keeps if it already runs as such on `gpu_type` (lease extension).
@@ -654,7 +675,6 @@ impl Gavel {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
-        let entries = self.rank_entries(|id| context.jobs.get(id).is_some());
         // Default: all (combination, type) pairs in one priority order. With `type_order`
         // (Gavel's quirk), one pass per type in that order, then the unlisted types.
         let passes: Vec<Option<usize>> = if let Some(shuffler) = self.type_shuffler.as_mut() {
@@ -670,17 +690,12 @@ impl Gavel {
         };
         // The order is taken lazily from a heap (one per type with passes): a round on a
         // saturated cluster fills its GPUs from the first few hundred of thousands of entries,
-        // and every job needs at least one GPU, so a pass ends when its budget is spent.
-        let mut queues: Vec<BinaryHeap<Ranked>> = if passes.len() == 1 && passes[0].is_none() {
-            vec![entries.into_iter().collect()]
-        } else {
-            let mut by_type: Vec<Vec<Ranked>> =
-                (0..budget.len()).map(|_| Vec::with_capacity(entries.len() / budget.len() + 1)).collect();
-            for entry in entries {
-                by_type[entry.gpu_type].push(entry);
-            }
-            by_type.into_iter().map(BinaryHeap::from).collect()
-        };
+        // and every job needs at least one GPU, so a pass ends when its budget is spent. The
+        // lists' memory is kept from one round to the next.
+        let by_type = !(passes.len() == 1 && passes[0].is_none());
+        let mut lists = std::mem::take(&mut self.rank_lists);
+        self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, &mut lists);
+        let mut queues: Vec<BinaryHeap<Ranked>> = lists.into_iter().map(BinaryHeap::from).collect();
         for pass in passes {
             let queue = &mut queues[pass.unwrap_or(0)];
             while let Some(Ranked { combo, gpu_type, .. }) = queue.pop() {
@@ -700,6 +715,7 @@ impl Gavel {
                 chosen.push((combo, gpu_type));
             }
         }
+        self.rank_lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
         let mut plan = context.cluster.clone();
         for job in context.jobs.running() {
             let allocation = job.allocation.as_ref().expect("running");
@@ -853,6 +869,9 @@ impl Policy for Gavel {
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        for id in context.finished {
+            self.rows.remove(id);
+        }
         self.account(context);
         if !context.arrived.is_empty() || !context.finished.is_empty() {
             self.stale = true;
@@ -884,10 +903,10 @@ impl Policy for Gavel {
                 let Some(job) = context.jobs.get(id) else { continue };
                 let usable = self.throughput_row(job, context.cluster)?.iter().map(|rate| *rate > 0.0).collect();
                 let account = JobAccount {
-                    allocation: vec![0.0; types],
+                    allocation: PerType::from_elem(0.0, types),
                     usable,
-                    received: vec![self.reset_credit; types],
-                    deficit: vec![0.0; types],
+                    received: PerType::from_elem(self.reset_credit, types),
+                    deficit: PerType::from_elem(0.0, types),
                     held: self.new_jobs_wait,
                 };
                 self.accounts.entry(Combo::Single(id)).or_insert(account);
@@ -990,10 +1009,10 @@ mod tests {
 
     fn account(allocation: [f64; 2], usable: [bool; 2], deficit: [f64; 2]) -> JobAccount {
         JobAccount {
-            allocation: allocation.to_vec(),
-            usable: usable.to_vec(),
-            received: vec![0.0; 2],
-            deficit: deficit.to_vec(),
+            allocation: PerType::from_slice(&allocation),
+            usable: PerType::from_slice(&usable),
+            received: PerType::from_elem(0.0, 2),
+            deficit: PerType::from_slice(&deficit),
             held: false,
         }
     }
