@@ -291,7 +291,7 @@ pub struct Scratch {
     /// a rule needs it.
     prices: Vec<f64>,
     /// The best W GPUs so far of the rule being tried, best first.
-    heads: Vec<Head>,
+    kept_gpus: Vec<RankedGpu>,
     /// The best W GPUs of the rule being tried.
     candidates: Vec<Candidate>,
     /// The best W GPUs of the best rule so far.
@@ -299,14 +299,14 @@ pub struct Scratch {
 }
 
 /// A node with free GPUs the job can use: its GPUs `extra = 0..limit`, in the order the job
-/// would take them, each dearer than the one before (prices rise with utilisation), so a
-/// rule's best W GPUs are the best W of a merge of its nodes' lists.
+/// would take them, each dearer than the one before (prices rise with utilisation), so a rule
+/// stops reading a node at its first GPU that misses the rule's best W so far.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     node: usize,
     /// The job's per-worker rate on the node's type.
     rate: f64,
-    /// [`Head::tie_key`] of the node.
+    /// [`RankedGpu::tie_key`] of the node.
     tie: u64,
     /// GPUs the job could take here: `min(free, workers)`.
     limit: u32,
@@ -317,17 +317,17 @@ struct Slot {
 
 /// A GPU a rule could give the job, with its rank.
 #[derive(Clone, Copy, Debug)]
-struct Head {
+struct RankedGpu {
     /// Throughput per unit of price (or 1 / price when every GPU the rule admits is as fast).
     value: f64,
     /// Ties in `value` go to the lowest key: the job's current nodes first, then the lowest
-    /// node, then the lowest `extra` ([`Head::tie_key`] plus `extra`).
+    /// node, then the lowest `extra` ([`RankedGpu::tie_key`] plus `extra`).
     tie: u64,
     slot: usize,
     extra: u32,
 }
 
-impl Head {
+impl RankedGpu {
     /// The tie key of a node's GPUs without their `extra`: not current, node, and 24 bits
     /// left for `extra`.
     fn tie_key(current: bool, node: usize) -> u64 {
@@ -337,7 +337,7 @@ impl Head {
     /// Best first (`Less`): the highest value, then the lowest tie key. The order is total
     /// over a job's GPUs, so the best W are one set however they are found. Values are
     /// positive and never NaN, so the plain comparisons agree with `total_cmp`.
-    fn order(&self, other: &Head) -> std::cmp::Ordering {
+    fn order(&self, other: &RankedGpu) -> std::cmp::Ordering {
         if self.value > other.value {
             std::cmp::Ordering::Less
         } else if self.value < other.value {
@@ -361,7 +361,7 @@ pub fn best_schedule_with(
     worth_more_than: Option<f64>,
     scratch: &mut Scratch,
 ) -> Option<Schedule> {
-    let Scratch { rules, slots, type_starts, prices, heads, candidates, best: best_gpus } = scratch;
+    let Scratch { rules, slots, type_starts, prices, kept_gpus, candidates, best: best_gpus } = scratch;
     let types = job.worker_rates.len();
     rules.clear();
     rules.extend((0..types).filter(|&k| job.worker_rates[k] > 0.0).map(TypeRule::Only));
@@ -408,7 +408,7 @@ pub fn best_schedule_with(
             previous = Some(at);
             if limit > 0 {
                 let current = job.current.contains(&NodeId(node as u32));
-                slots.push(Slot { node, rate, tie: Head::tie_key(current, node), limit, prices: at });
+                slots.push(Slot { node, rate, tie: RankedGpu::tie_key(current, node), limit, prices: at });
             }
         }
     }
@@ -422,7 +422,7 @@ pub fn best_schedule_with(
     };
     let mut best: Option<Schedule> = None;
     for &rule in rules.iter() {
-        select(job, rule, slots, type_starts, &mut price_of, heads, candidates);
+        select(job, rule, slots, type_starts, &mut price_of, kept_gpus, candidates);
         let floor = best.as_ref().map(Schedule::payoff).or(worth_more_than);
         let Some(terms) = schedule_terms(job, market, progress, utility, candidates, floor) else {
             continue;
@@ -463,7 +463,7 @@ fn select(
     slots: &[Slot],
     type_starts: &[usize],
     price_of: &mut impl FnMut(&Slot, u32) -> f64,
-    heads: &mut Vec<Head>,
+    kept_gpus: &mut Vec<RankedGpu>,
     candidates: &mut Vec<Candidate>,
 ) {
     let admitted = |gpu_type: usize| match rule {
@@ -475,32 +475,32 @@ fn select(
         TypeRule::Any => slot.rate / price,
         TypeRule::Only(_) | TypeRule::AtLeast(_) => 1.0 / price,
     };
-    // One pass keeps the best W in `heads`, best first (W is at most a gang's size, so
+    // One pass keeps the best W in `kept_gpus`, best first (W is at most a gang's size, so
     // inserting is cheap; a single worker just keeps the best). A GPU that does not make the
     // best W so far ends its node's list: the node's later GPUs are worse.
     let workers = job.workers as usize;
-    heads.clear();
-    let mut offer = |head: Head| -> bool {
+    kept_gpus.clear();
+    let mut offer = |gpu: RankedGpu| -> bool {
         if workers == 1 {
-            match heads.first_mut() {
-                Some(kept) if head.order(kept).is_lt() => *kept = head,
+            match kept_gpus.first_mut() {
+                Some(kept) if gpu.order(kept).is_lt() => *kept = gpu,
                 Some(_) => return false,
-                None => heads.push(head),
+                None => kept_gpus.push(gpu),
             }
             return true;
         }
-        if heads.len() == workers {
-            match heads.last() {
+        if kept_gpus.len() == workers {
+            match kept_gpus.last() {
                 // Fast path: a strictly smaller value ranks below whatever the tie says.
-                Some(worst) if head.value < worst.value => return false,
-                Some(worst) if head.order(worst).is_lt() => {
-                    heads.pop();
+                Some(worst) if gpu.value < worst.value => return false,
+                Some(worst) if gpu.order(worst).is_lt() => {
+                    kept_gpus.pop();
                 }
                 _ => return false,
             }
         }
-        let at = heads.partition_point(|kept| kept.order(&head).is_lt());
-        heads.insert(at, head);
+        let at = kept_gpus.partition_point(|kept| kept.order(&gpu).is_lt());
+        kept_gpus.insert(at, gpu);
         true
     };
     for gpu_type in (0..type_starts.len() - 1).filter(|&gpu_type| admitted(gpu_type)) {
@@ -508,22 +508,22 @@ fn select(
         for (offset, slot) in slots[first..type_starts[gpu_type + 1]].iter().enumerate() {
             let index = first + offset;
             for extra in 0..slot.limit {
-                let head = Head {
+                let gpu = RankedGpu {
                     value: value(slot, price_of(slot, extra)),
                     tie: slot.tie | u64::from(extra),
                     slot: index,
                     extra,
                 };
-                if !offer(head) {
+                if !offer(gpu) {
                     break;
                 }
             }
         }
     }
     candidates.clear();
-    candidates.extend(heads.iter().map(|head| {
-        let slot = &slots[head.slot];
-        Candidate { node: slot.node, extra: head.extra, rate: slot.rate }
+    candidates.extend(kept_gpus.iter().map(|gpu| {
+        let slot = &slots[gpu.slot];
+        Candidate { node: slot.node, extra: gpu.extra, rate: slot.rate }
     }));
 }
 
