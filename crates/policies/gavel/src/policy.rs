@@ -227,6 +227,9 @@ pub struct Gavel {
     pair_cache: HashMap<PairKey, Vec<(f64, f64)>>,
     /// The lists a round ranks its entries in, kept between rounds for their memory.
     rank_lists: Vec<Vec<Ranked>>,
+    /// Per list, the lowest priority the last round popped (0 where it popped every entry);
+    /// empty after a recomputation.
+    rank_floors: Vec<f64>,
     /// Each active job's throughput row ([`Gavel::throughput_row`]), looked up once per job.
     rows: HashMap<JobId, Vec<f64>>,
     /// GPU-seconds given out per type since the allocation was computed.
@@ -384,6 +387,7 @@ impl Gavel {
             pair_cache: HashMap::new(),
             rows: HashMap::new(),
             rank_lists: Vec::new(),
+            rank_floors: Vec::new(),
             given: Vec::new(),
             computed_at: None,
             stale: true,
@@ -602,6 +606,7 @@ impl Gavel {
         self.given = vec![credit * self.accounts.len() as f64; types];
         self.computed_at = Some(context.now);
         self.stale = false;
+        self.rank_floors.clear();
         Ok(())
     }
 
@@ -609,7 +614,7 @@ impl Gavel {
     /// every type it has time on, highest priority first.
     fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
         let mut entries = vec![Vec::new()];
-        self.rank_entries(eligible, false, &mut entries);
+        self.rank_entries(eligible, false, &[], &mut entries);
         let mut entries = entries.pop().expect("one list");
         entries.sort_by(Ranked::order);
         entries.into_iter().map(|entry| (entry.priority, entry.combo, entry.gpu_type)).collect()
@@ -617,11 +622,20 @@ impl Gavel {
 
     /// The entries of [`Gavel::ranked`], unsorted, into `lists` (cleared first): all in
     /// `lists[0]`, or with `by_type` each in its type's list (`lists` grows to one per type).
-    fn rank_entries(&self, eligible: impl Fn(JobId) -> bool, by_type: bool, lists: &mut Vec<Vec<Ranked>>) {
+    /// An entry whose priority is below its list's floor in `floors` (where positive) is left
+    /// out; returns how many each list left out.
+    fn rank_entries(
+        &self,
+        eligible: impl Fn(JobId) -> bool,
+        by_type: bool,
+        floors: &[f64],
+        lists: &mut Vec<Vec<Ranked>>,
+    ) -> Vec<usize> {
         let fill_unallocated = self.fill_unallocated;
         let wanted = if by_type { self.given.len().max(1) } else { 1 };
         lists.resize_with(wanted.max(lists.len()), Vec::new);
         lists.iter_mut().for_each(Vec::clear);
+        let mut left_out = vec![0; lists.len()];
         for (&combo, account) in &self.accounts {
             if !combo.jobs().all(&eligible) {
                 continue;
@@ -645,10 +659,16 @@ impl Gavel {
                 };
                 // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
                 // straight to job ids and type order.
+                let list = if by_type { gpu_type } else { 0 };
+                if floors.get(list).is_some_and(|&floor| floor > 0.0 && priority < floor) {
+                    left_out[list] += 1;
+                    continue;
+                }
                 let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
-                lists[if by_type { gpu_type } else { 0 }].push(Ranked { priority, tie, combo, gpu_type });
+                lists[list].push(Ranked { priority, tie, combo, gpu_type });
             }
         }
+        left_out
     }
 
     /// The allocation `combo` keeps if it already runs as such on `gpu_type` (lease extension).
@@ -693,29 +713,55 @@ impl Gavel {
         // and every job needs at least one GPU, so a pass ends when its budget is spent. The
         // lists' memory is kept from one round to the next.
         let by_type = !(passes.len() == 1 && passes[0].is_none());
+        // Most entries of a saturated round are never popped. Each list leaves out the entries
+        // below half the lowest priority it popped in the previous round (priorities of jobs
+        // that did not run only rise between recomputations); a list that runs dry while it
+        // left entries out is ranked again in full, so the round pops exactly what a full
+        // ranking pops (the entries kept are a prefix of the order, which sorts by priority
+        // first).
+        let mut floors: Vec<f64> = self.rank_floors.iter().map(|lowest| lowest * 0.5).collect();
         let mut lists = std::mem::take(&mut self.rank_lists);
-        self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, &mut lists);
-        let mut queues: Vec<BinaryHeap<Ranked>> = lists.into_iter().map(BinaryHeap::from).collect();
-        for pass in passes {
-            let queue = &mut queues[pass.unwrap_or(0)];
-            while let Some(Ranked { combo, gpu_type, .. }) = queue.pop() {
-                let spent = match pass {
-                    Some(only) => budget[only] == 0,
-                    None => budget.iter().all(|&left| left == 0),
-                };
-                if spent {
-                    break;
+        loop {
+            let left_out = self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, &floors, &mut lists);
+            let mut queues: Vec<BinaryHeap<Ranked>> = lists.into_iter().map(BinaryHeap::from).collect();
+            let mut lowest: Vec<f64> = vec![0.0; queues.len()];
+            let mut ran_dry = false;
+            for &pass in &passes {
+                let list = pass.unwrap_or(0);
+                let queue = &mut queues[list];
+                loop {
+                    let Some(Ranked { priority, combo, gpu_type, .. }) = queue.pop() else {
+                        ran_dry |= left_out[list] > 0;
+                        break;
+                    };
+                    lowest[list] = priority;
+                    let spent = match pass {
+                        Some(only) => budget[only] == 0,
+                        None => budget.iter().all(|&left| left == 0),
+                    };
+                    if spent {
+                        break;
+                    }
+                    let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+                    if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
+                        continue;
+                    }
+                    budget[gpu_type] -= gpus;
+                    scheduled.extend(combo.jobs());
+                    chosen.push((combo, gpu_type));
                 }
-                let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
-                if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
-                    continue;
-                }
-                budget[gpu_type] -= gpus;
-                scheduled.extend(combo.jobs());
-                chosen.push((combo, gpu_type));
             }
+            lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
+            if !ran_dry {
+                self.rank_floors = lowest;
+                break;
+            }
+            floors.clear();
+            budget = context.cluster.gpus_per_type().to_vec();
+            chosen.clear();
+            scheduled.clear();
         }
-        self.rank_lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
+        self.rank_lists = lists;
         let mut plan = context.cluster.clone();
         for job in context.jobs.running() {
             let allocation = job.allocation.as_ref().expect("running");
