@@ -66,6 +66,16 @@ impl Ranked {
     }
 }
 
+/// What a round's selection chose, and what the next round's floors start from.
+struct Selection {
+    /// (combination, type) in the order chosen.
+    chosen: Vec<(Combo, usize)>,
+    /// Per list, the priority of the last entry popped from it (0 where none was).
+    lowest: Vec<f64>,
+    /// A list ran out of entries while it left some out: only a full ranking decides.
+    ran_dry: bool,
+}
+
 /// A max-heap of entries pops them in [`Ranked::order`].
 impl Ord for Ranked {
     fn cmp(&self, other: &Ranked) -> Ordering {
@@ -690,11 +700,53 @@ impl Gavel {
         }
     }
 
-    /// A full round: select by per-type GPU budget in priority order, keep leases, place.
-    fn round_decision(&mut self, context: &Context<'_>) -> Decision {
+    /// A round's choice of (combination, type) by per-type GPU budget in priority order, each
+    /// job at most once: `passes` go over the lists `rank_entries` fills (one list, or one per
+    /// type), each until its budget is spent. With `floors`, a list that ran dry while it left
+    /// entries out makes the result `ran_dry`, and only a full ranking decides.
+    fn select(
+        &self,
+        context: &Context<'_>,
+        passes: &[Option<usize>],
+        by_type: bool,
+        floors: &[f64],
+        lists: &mut Vec<Vec<Ranked>>,
+    ) -> Selection {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
+        let left_out = self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, floors, lists);
+        let mut queues: Vec<BinaryHeap<Ranked>> = std::mem::take(lists).into_iter().map(BinaryHeap::from).collect();
+        let mut lowest: Vec<f64> = vec![0.0; queues.len()];
+        let mut ran_dry = false;
+        for &pass in passes {
+            let list = pass.unwrap_or(0);
+            let queue = &mut queues[list];
+            while let Some(Ranked { priority, combo, gpu_type, .. }) = queue.pop() {
+                lowest[list] = priority;
+                let spent = match pass {
+                    Some(only) => budget[only] == 0,
+                    None => budget.iter().all(|&left| left == 0),
+                };
+                if spent {
+                    break;
+                }
+                let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+                if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
+                    continue;
+                }
+                budget[gpu_type] -= gpus;
+                scheduled.extend(combo.jobs());
+                chosen.push((combo, gpu_type));
+            }
+            ran_dry |= queue.is_empty() && left_out[list] > 0;
+        }
+        *lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
+        Selection { chosen, lowest, ran_dry }
+    }
+
+    /// A full round: select by per-type GPU budget in priority order, keep leases, place.
+    fn round_decision(&mut self, context: &Context<'_>) -> Decision {
         // Default: all (combination, type) pairs in one priority order. With `type_order`
         // (Gavel's quirk), one pass per type in that order, then the unlisted types.
         let passes: Vec<Option<usize>> = if let Some(shuffler) = self.type_shuffler.as_mut() {
@@ -719,48 +771,20 @@ impl Gavel {
         // left entries out is ranked again in full, so the round pops exactly what a full
         // ranking pops (the entries kept are a prefix of the order, which sorts by priority
         // first).
-        let mut floors: Vec<f64> = self.rank_floors.iter().map(|lowest| lowest * 0.5).collect();
+        let floors: Vec<f64> = self.rank_floors.iter().map(|lowest| lowest * 0.5).collect();
         let mut lists = std::mem::take(&mut self.rank_lists);
-        loop {
-            let left_out = self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, &floors, &mut lists);
-            let mut queues: Vec<BinaryHeap<Ranked>> = lists.into_iter().map(BinaryHeap::from).collect();
-            let mut lowest: Vec<f64> = vec![0.0; queues.len()];
-            let mut ran_dry = false;
-            for &pass in &passes {
-                let list = pass.unwrap_or(0);
-                let queue = &mut queues[list];
-                loop {
-                    let Some(Ranked { priority, combo, gpu_type, .. }) = queue.pop() else {
-                        ran_dry |= left_out[list] > 0;
-                        break;
-                    };
-                    lowest[list] = priority;
-                    let spent = match pass {
-                        Some(only) => budget[only] == 0,
-                        None => budget.iter().all(|&left| left == 0),
-                    };
-                    if spent {
-                        break;
-                    }
-                    let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
-                    if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
-                        continue;
-                    }
-                    budget[gpu_type] -= gpus;
-                    scheduled.extend(combo.jobs());
-                    chosen.push((combo, gpu_type));
-                }
-            }
-            lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
-            if !ran_dry {
-                self.rank_floors = lowest;
-                break;
-            }
-            floors.clear();
-            budget = context.cluster.gpus_per_type().to_vec();
-            chosen.clear();
-            scheduled.clear();
+        let mut selection = self.select(context, &passes, by_type, &floors, &mut lists);
+        if selection.ran_dry {
+            selection = self.select(context, &passes, by_type, &[], &mut lists);
         }
+        #[cfg(debug_assertions)]
+        {
+            // Tests and debug runs check every round against a full ranking.
+            let full = self.select(context, &passes, by_type, &[], &mut Vec::new());
+            debug_assert_eq!(selection.chosen, full.chosen, "a floored ranking chose differently at {}", context.now);
+        }
+        self.rank_floors = selection.lowest;
+        let chosen = selection.chosen;
         self.rank_lists = lists;
         let mut plan = context.cluster.clone();
         for job in context.jobs.running() {
