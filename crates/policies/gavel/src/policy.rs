@@ -66,16 +66,6 @@ impl Ranked {
     }
 }
 
-/// What a round's selection chose, and what the next round's floors start from.
-struct Selection {
-    /// (combination, type) in the order chosen.
-    chosen: Vec<(Combo, usize)>,
-    /// Per list, the priority of the last entry popped from it (0 where none was).
-    lowest: Vec<f64>,
-    /// A list ran out of entries while it left some out: only a full ranking decides.
-    ran_dry: bool,
-}
-
 /// A max-heap of entries pops them in [`Ranked::order`].
 impl Ord for Ranked {
     fn cmp(&self, other: &Ranked) -> Ordering {
@@ -96,6 +86,16 @@ impl PartialEq for Ranked {
 }
 
 impl Eq for Ranked {}
+
+/// What a round's selection chose, and what the next round's floors start from.
+struct Selection {
+    /// (combination, type) in the order chosen.
+    chosen: Vec<(Combo, usize)>,
+    /// Per list, the priority of the last entry popped from it (0 where none was).
+    lowest: Vec<f64>,
+    /// A list ran out of entries while it left some out: only a full ranking decides.
+    ran_dry: bool,
+}
 
 /// Per-combination bookkeeping of the round mechanism.
 #[derive(Clone, Debug, Default)]
@@ -762,15 +762,14 @@ impl Gavel {
         };
         // The order is taken lazily from a heap (one per type with passes): a round on a
         // saturated cluster fills its GPUs from the first few hundred of thousands of entries,
-        // and every job needs at least one GPU, so a pass ends when its budget is spent. The
-        // lists' memory is kept from one round to the next.
+        // and every job needs at least one GPU, so a pass ends when its budget is spent. So
+        // each list also leaves out the entries below half the lowest priority it popped the
+        // round before (priorities of jobs that did not run only rise between
+        // recomputations); a list that runs dry while it left entries out is ranked again in
+        // full, so the round pops exactly what a full ranking pops (the entries kept are a
+        // prefix of the order, which sorts by priority first). The lists keep their memory
+        // from one round to the next.
         let by_type = !(passes.len() == 1 && passes[0].is_none());
-        // Most entries of a saturated round are never popped. Each list leaves out the entries
-        // below half the lowest priority it popped in the previous round (priorities of jobs
-        // that did not run only rise between recomputations); a list that runs dry while it
-        // left entries out is ranked again in full, so the round pops exactly what a full
-        // ranking pops (the entries kept are a prefix of the order, which sorts by priority
-        // first).
         let floors: Vec<f64> = self.rank_floors.iter().map(|lowest| lowest * 0.5).collect();
         let mut lists = std::mem::take(&mut self.rank_lists);
         let mut selection = self.select(context, &passes, by_type, &floors, &mut lists);
