@@ -65,7 +65,7 @@ fn jobs_alternate_types_as_their_allocation_says() {
     assert_eq!(result.jobs[1].gpu_seconds, vec![320.0, 360.0]);
     // One LP when both arrive and one when B finishes; none after the last completion.
     let solver = result.solver.expect("LP policies report their solves");
-    assert_eq!((solver.backend.as_str(), solver.solves), ("microlp", 2));
+    assert_eq!((solver.backend.as_str(), solver.solves), ("maxmin-ipm", 2));
     assert_eq!(gavel.name(), format!("gavel-las[throughputs={}]", path.display()));
 }
 
