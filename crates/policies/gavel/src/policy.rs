@@ -237,7 +237,7 @@ pub struct Gavel {
     pair_cache: HashMap<PairKey, Vec<(f64, f64)>>,
     /// The lists a round ranks its entries in, kept between rounds for their memory.
     rank_lists: Vec<Vec<Ranked>>,
-    /// Per list, the lowest priority the last round popped (0 where it popped every entry);
+    /// Per list, the priority of the last entry the last round popped (0 where it popped none);
     /// empty after a recomputation.
     rank_floors: Vec<f64>,
     /// Each active job's throughput row ([`Gavel::throughput_row`]), looked up once per job.
