@@ -36,9 +36,6 @@ const FACTR: f64 = 1e7;
 const PGTOL: f64 = 1e-5;
 const MAX_EVALUATIONS: usize = 15_000;
 
-/// Serialises calls into the L-BFGS-B C code, which is not reentrant.
-static FIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// The objective and its gradient: RMS error of log compute time, RMS error of log step time,
 /// `1e-3 (gamma - 1)^2` (easier to fit with small gamma) and
 /// `1e-2 ((beta_n / alpha_n)^2 + (beta_r / alpha_r)^2)` (prefer optimistic scaling).
@@ -140,32 +137,28 @@ pub fn fit_perf_params(data: &[Measurement]) -> Result<PerfParams, FitError> {
     let bounds: Vec<(Option<f64>, Option<f64>)> =
         lower.iter().zip(&upper).map(|(&l, &u)| (Some(l), u.is_finite().then_some(u))).collect();
     let mut evaluations = 0;
-    let eval = |x: &[f64], g: &mut [f64]| -> anyhow::Result<f64> {
+    let eval = |x: &[f64], g: &mut [f64]| -> Option<f64> {
         evaluations += 1;
         if evaluations > MAX_EVALUATIONS {
-            anyhow::bail!("more than {MAX_EVALUATIONS} evaluations");
+            return None;
         }
         let point: [f64; 7] = x.try_into().expect("seven parameters");
         let mut gradient = [0.0; 7];
         let value = objective(&point, data, &mut gradient);
         g.copy_from_slice(&gradient);
-        Ok(value)
+        Some(value)
     };
-    let mut problem = lbfgsb::LbfgsbProblem::build(params.to_vec(), eval);
-    problem.set_bounds(bounds);
-    let parameters = lbfgsb::LbfgsbParameter { m: CORRECTIONS, factr: FACTR, pgtol: PGTOL, iprint: -1 };
-    let mut state = lbfgsb::LbfgsbState::new(problem, parameters);
-    // The C translation of L-BFGS-B keeps state in static variables: one fit at a time in the
-    // process (runs on several threads fit concurrently otherwise, and corrupt each other).
-    let guard = FIT_LOCK.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    // Running out of evaluations is not fatal (scipy returns the last iterate too).
-    let _ = state.minimize();
-    drop(guard);
-    let x = state.x();
+    let settings = schedlab_lbfgsb::Settings { corrections: CORRECTIONS, factr: FACTR, pgtol: PGTOL };
+    let mut x = params;
+    // Running out of evaluations is not fatal (scipy returns the last iterate too); neither is
+    // an abnormal line search, which scipy reports as a message beside the point.
+    if let schedlab_lbfgsb::Exit::Error(code) = schedlab_lbfgsb::minimize(&mut x, &bounds, settings, eval) {
+        return Err(fail(format!("L-BFGS-B refused the problem (task code {code})")));
+    }
     if x.iter().any(|value| !value.is_finite()) {
         return Err(fail(format!("the optimiser returned {x:?}")));
     }
-    let mut fitted: [f64; 7] = x.try_into().map_err(|_| fail("wrong length".into()))?;
+    let mut fitted = x;
     if !multi_node {
         fitted[2] = fitted[2].max(fitted[4] * 1.1);
         fitted[3] = fitted[3].max(fitted[5] * 1.1);

@@ -2,8 +2,6 @@
 //! (`interp1d`), and piecewise linear over a Delaunay triangulation of scattered 3-D points
 //! (`LinearNDInterpolator`).
 
-use qhull::Qh;
-
 /// Occurs when interpolation is asked outside its data.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum InterpError {
@@ -83,56 +81,23 @@ fn eps_broad() -> f64 {
 impl Delaunay3 {
     /// Triangulates `points` with their `values`.
     pub fn new(points: &[[f64; 3]], values: &[[f64; 2]]) -> Result<Delaunay3, InterpError> {
-        let failed = |message: String| InterpError::Triangulation(message);
-        let mut coords: Vec<f64> = points.iter().flatten().copied().collect();
-        let qh = Qh::builder()
-            .delaunay(true)
-            .project_delaunay(true)
-            .scale_last(true)
-            .keep_coplanar(true)
-            .at_infinity(true)
-            .allow_wide(true)
-            .triangulate(true)
-            .build(3, &mut coords)
-            .map_err(|error| failed(error.to_string()))?;
+        let lower = schedlab_qhull::lower_delaunay(points).map_err(|error| InterpError::Triangulation(error.0))?;
         // scipy numbers the lower-Delaunay facets in facet-list order.
-        let lower: Vec<_> = qh.facets().filter(|facet| !facet.is_sentinel() && !facet.upper_delaunay()).collect();
         let index: std::collections::HashMap<u32, usize> =
-            lower.iter().enumerate().map(|(index, facet)| (facet.id(), index)).collect();
+            lower.iter().enumerate().map(|(index, facet)| (facet.id, index)).collect();
         let mut simplices = Vec::with_capacity(lower.len());
         let mut neighbors = Vec::with_capacity(lower.len());
         let mut equations = Vec::with_capacity(lower.len());
         for facet in &lower {
-            let vertices = facet.vertices().ok_or_else(|| failed("a facet without vertices".into()))?;
-            let mut ids = [0usize; 4];
-            let mut count = 0;
-            for (slot, vertex) in ids.iter_mut().zip(vertices.iter()) {
-                let id = vertex.point_id(&qh).map_err(|error| failed(error.to_string()))?;
-                *slot = usize::try_from(id)
-                    .ok()
-                    .filter(|&id| id < points.len())
-                    .ok_or_else(|| failed(format!("point id {id}")))?;
-                count += 1;
-            }
-            let facet_neighbors = facet.neighbors().ok_or_else(|| failed("a facet without neighbours".into()))?;
-            let mut around = [None; 4];
-            let mut seen = 0;
-            for (slot, neighbor) in around.iter_mut().zip(facet_neighbors.iter()) {
-                *slot = index.get(&neighbor.id()).copied();
-                seen += 1;
-            }
-            // The bindings expose the normal's first three components; Qhull's normals have unit
-            // length, and a lower-Delaunay facet's points down the lifted axis.
-            let normal = facet.normal().ok_or_else(|| failed("a facet without a normal".into()))?;
-            if count != 4 || seen != 4 || normal.len() != 3 {
-                return Err(failed(format!(
-                    "a facet with {count} vertices and {seen} neighbours; expected tetrahedra"
-                )));
-            }
+            // A lower-Delaunay facet's unit normal points down the lifted axis. The last
+            // component is taken from the first three, as the `qhull` crate's bindings (which
+            // exposed only three) made schedlab compute it; Qhull's own fourth component can
+            // differ in the last bits, and results stay byte-identical this way.
+            let normal = facet.normal;
             let last = -(1.0 - normal[0] * normal[0] - normal[1] * normal[1] - normal[2] * normal[2]).max(0.0).sqrt();
-            simplices.push(ids);
-            neighbors.push(around);
-            equations.push([normal[0], normal[1], normal[2], last, facet.offset()]);
+            simplices.push(facet.vertices);
+            neighbors.push(facet.neighbors.map(|id| index.get(&id).copied()));
+            equations.push([normal[0], normal[1], normal[2], last, facet.offset]);
         }
         let transforms = simplices.iter().map(|ids| transform(ids, points)).collect();
         // Qhull's 'Qbb' scaled the lifted coordinate from [low, high] to [0, max |coordinate|],
