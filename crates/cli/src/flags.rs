@@ -37,8 +37,9 @@ pub enum Command {
     /// repetition on, runs start longest first by the previous one's times, as `reproduce` orders
     /// them), with min / median / max per experiment and for the suite, at each thread count.
     Bench(BenchArgs),
-    /// Validate a spec without running it: everything `run` checks (syntax, policies, metrics,
-    /// sweep values, data files), without simulating.
+    /// Validate a spec without running it: everything `run` reads and checks (syntax, policies,
+    /// metrics, sweep values, data files, every trace row, the workload against the cluster and
+    /// the perf model), without simulating.
     Check {
         /// The spec file.
         spec: PathBuf,
@@ -312,7 +313,8 @@ pub struct SlurmArgs {
     /// Memory per array task, in a form sbatch takes (e.g. `8G`; default: the cluster's).
     #[arg(long)]
     pub mem: Option<String>,
-    /// Extra `#SBATCH` lines for both scripts, e.g. `--sbatch=--account=lab`.
+    /// Extra `#SBATCH` lines for both scripts, one sbatch option each: `--sbatch=--account=lab`
+    /// (or `--sbatch='#SBATCH --account=lab'`).
     #[arg(long)]
     pub sbatch: Vec<String>,
     /// Where experiment folders go (the store every task writes to: a shared file system).

@@ -20,9 +20,12 @@ pub(crate) fn known_checksums() -> std::collections::BTreeMap<String, String> {
     schedlab_data::Sources::builtin().files.into_iter().map(|file| (file.path, file.sha256)).collect()
 }
 
-/// `schedlab check SPEC`.
+/// `schedlab check SPEC`: everything `run` reads and checks before it simulates (the spec, every
+/// trace row and generated job, the workload against the cluster and the perf model, each
+/// policy), failing with the message `run` would give.
 pub fn check(path: &Path) -> Result<()> {
     let experiment = crate::data::load_spec(path, crate::data::Missing::Explain)?;
+    schedlab_experiment::preflight(&experiment, 0)?;
     let hashes = schedlab_experiment::data_file_hashes(&experiment.setup)?;
     for line in schedlab_experiment::modified_data_files(&hashes, &known_checksums()) {
         eprintln!("warning: data file differs from its recorded checksum: {line} (`run --strict` refuses it)");
@@ -247,13 +250,37 @@ fn summarize(
 ) -> Result<()> {
     let missed: Vec<&str> =
         result.claims.iter().filter(|claim| !claim.holds).map(|claim| claim.claim.text.as_str()).collect();
+    let unfinished: Vec<&schedlab_experiment::store::RunOutcome> = result
+        .outcomes
+        .iter()
+        .filter(|outcome| outcome.metrics.jobs_finished < outcome.metrics.jobs_measured)
+        .collect();
+    // Shown even with --quiet or --json: these runs' JCT metrics cover only the jobs that finished.
+    if !unfinished.is_empty() {
+        let named: Vec<String> = unfinished
+            .iter()
+            .map(|outcome| {
+                let (finished, measured) = (outcome.metrics.jobs_finished, outcome.metrics.jobs_measured);
+                format!("{} ({finished} of {measured} measured jobs finished)", outcome.key)
+            })
+            .collect();
+        eprintln!(
+            "warning: {} of {} runs ended before every measured job finished (sim.max_time, or a workload that \
+             outlasts it): {}; their jobs_finished is below jobs_measured in runs.csv, and metrics of finished jobs \
+             are left empty where none finished",
+            unfinished.len(),
+            result.outcomes.len(),
+            named.join(", ")
+        );
+    }
     if json {
         let claims: Vec<serde_json::Value> = result
             .claims
             .iter()
             .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds, "best_case": claim.best_case}))
             .collect();
-        let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims});
+        let unfinished: Vec<&str> = unfinished.iter().map(|outcome| outcome.key.as_str()).collect();
+        let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims, "unfinished": unfinished});
         println!("{}", serde_json::to_string_pretty(&output)?);
     } else if !quiet {
         println!(

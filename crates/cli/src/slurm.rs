@@ -57,7 +57,7 @@ pub fn scripts(name: &str, args: &SlurmArgs, paths: &Paths) -> Scripts {
     }
     common.push(format!("#SBATCH --cpus-per-task={}", args.cpus_per_task));
     common.push(format!("#SBATCH --chdir={}", paths.workdir.display()));
-    common.extend(args.sbatch.iter().map(|line| format!("#SBATCH {line}")));
+    common.extend(args.sbatch.iter().map(|line| format!("#SBATCH {}", line.strip_prefix("#SBATCH ").unwrap_or(line))));
     let common = common.join("\n");
     let (binary, spec, results) = (
         quote(&paths.binary.display().to_string()),
@@ -120,6 +120,55 @@ fi
     Scripts { shards, report, submit }
 }
 
+/// Refuses an option value that could mean more than its option in the scripts: every value
+/// written into them must stay on its line and be one word of the form sbatch documents.
+fn check_options(args: &SlurmArgs) -> Result<()> {
+    let plain = |value: &str, allowed: &dyn Fn(char) -> bool| !value.is_empty() && value.chars().all(allowed);
+    if let Some(partition) = &args.partition
+        && !plain(partition, &|c| c.is_ascii_alphanumeric() || "_-.,".contains(c))
+    {
+        bail!("--partition {partition:?}: expected partition names (letters, digits, '_', '-', '.', commas between)");
+    }
+    if let Some(time) = &args.time
+        && !(plain(time, &|c| c.is_ascii_digit() || c == ':' || c == '-')
+            || ["UNLIMITED", "INFINITE"].contains(&time.to_ascii_uppercase().as_str()))
+    {
+        bail!(
+            "--time {time:?}: expected a time limit as sbatch takes it: MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS"
+        );
+    }
+    if let Some(mem) = &args.mem {
+        let digits = mem.trim_end_matches(['K', 'M', 'G', 'T', 'k', 'm', 'g', 't']);
+        if !plain(digits, &|c| c.is_ascii_digit()) || mem.len() > digits.len() + 1 {
+            bail!(
+                "--mem {mem:?}: expected a size as sbatch takes it: a whole number with an optional unit K, M, G or T"
+            );
+        }
+    }
+    for line in &args.sbatch {
+        let option = line.strip_prefix("#SBATCH ").unwrap_or(line);
+        if line.chars().any(char::is_control) || !option.starts_with('-') {
+            bail!(
+                "--sbatch {line:?}: expected one line holding one sbatch option, such as --account=lab (or \
+                 '#SBATCH --account=lab')"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a value written into an `#SBATCH` directive (a job name, a folder) that holds a
+/// control character or a space: sbatch reads a directive up to the first space, and a line
+/// break would start a shell command.
+fn check_directive_word(what: &str, value: &str) -> Result<()> {
+    if value.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        bail!(
+            "{what} {value:?} holds a space or a control character, which an #SBATCH line cannot take; use one without"
+        );
+    }
+    Ok(())
+}
+
 /// `schedlab slurm SPEC --array N`.
 pub fn slurm(args: &SlurmArgs) -> Result<()> {
     if args.array == 0 {
@@ -128,11 +177,7 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     if args.cpus_per_task == 0 {
         bail!("--cpus-per-task 0: expected at least one CPU per task");
     }
-    for line in &args.sbatch {
-        if line.contains('\n') || !line.starts_with('-') {
-            bail!("--sbatch '{line}': expected one sbatch option such as --account=lab");
-        }
-    }
+    check_options(args)?;
     // Resolving checks the spec as `run` would, so that no array task fails on a spec mistake.
     let experiment = crate::run::load(&args.spec, &DataDir::locate())?;
     let results = absolute(&args.results)?;
@@ -147,6 +192,15 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
         results,
         workdir,
     };
+    check_directive_word("the experiment's name", experiment.name())?;
+    check_directive_word("the working folder", &paths.workdir.display().to_string())?;
+    check_directive_word("the results folder", &paths.experiment_dir.display().to_string())?;
+    for (what, path) in [("the schedlab binary", &paths.binary), ("the spec", &paths.spec)] {
+        // Quoted for the shell (see `quote`), so only a line break could change what it means.
+        if path.display().to_string().chars().any(char::is_control) {
+            bail!("{what} '{}' holds a control character; scripts cannot name it safely", path.display());
+        }
+    }
     let scripts = scripts(experiment.name(), args, &paths);
     let folder = paths.experiment_dir.join("slurm");
     std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
@@ -202,5 +256,28 @@ mod tests {
         assert!(scripts.shards.contains(r"'/home/me/it'\''s.yaml'"), "{}", scripts.shards);
         assert!(scripts.report.contains("exec '/opt/schedlab' report"));
         assert!(scripts.submit.contains("--dependency=afterok:\"$array\" --kill-on-invalid-dep=yes"));
+    }
+
+    #[test]
+    fn an_option_value_cannot_add_a_line_to_the_scripts() {
+        let with = |change: &dyn Fn(&mut SlurmArgs)| {
+            let mut args = args(2);
+            change(&mut args);
+            check_options(&args).map_err(|error| error.to_string())
+        };
+        assert!(with(&|_| {}).is_ok());
+        let error = with(&|args| args.partition = Some("cpu\ntouch pwned".into())).unwrap_err();
+        assert!(error.starts_with("--partition \"cpu\\ntouch pwned\": expected partition names"), "{error}");
+        assert!(with(&|args| args.time = Some("1:00:00\nrm -rf x".into())).unwrap_err().starts_with("--time"));
+        assert!(with(&|args| args.time = Some("2-12:00:00".into())).is_ok());
+        assert!(with(&|args| args.mem = Some("8G; id".into())).unwrap_err().starts_with("--mem"));
+        assert!(with(&|args| args.mem = Some("8000M".into())).is_ok());
+        assert!(with(&|args| args.sbatch = vec!["--account=lab\nid".into()]).unwrap_err().starts_with("--sbatch"));
+        assert!(with(&|args| args.sbatch = vec!["--account=lab\rid".into()]).unwrap_err().starts_with("--sbatch"));
+        assert!(with(&|args| args.sbatch = vec!["#SBATCH --qos=high".into()]).is_ok());
+        assert!(with(&|args| args.sbatch = vec!["echo hi".into()]).is_err());
+        assert!(check_directive_word("the results folder", "/home/me/my results").is_err());
+        assert!(check_directive_word("the results folder", "/home/me/results\nid").is_err());
+        assert!(check_directive_word("the results folder", "/home/me/results").is_ok());
     }
 }

@@ -1,38 +1,11 @@
 //! The `schedlab` binary end to end: exit codes, error output, and a real interrupted sweep.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{data_dir_with, schedlab, temp_dir, text};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn schedlab() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_schedlab"));
-    command.current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."));
-    command
-}
-
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("schedlab-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The data directory (`SCHEDLAB_DATA`, else `../shared/data`) if it holds `file`; `None` skips
-/// the test, unless `SCHEDLAB_REQUIRE_DATA` is set, which makes a missing file a failure.
-fn data_dir_with(file: &str) -> Option<PathBuf> {
-    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = if data.is_absolute() { data } else { root.join(data) };
-    if !data.join(file).exists() {
-        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "{file} is missing");
-        return None;
-    }
-    Some(data)
-}
-
-fn text(output: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
-}
 
 const SPEC: &str = "name: cli
 workload:
@@ -473,7 +446,7 @@ workload:
   generator:
     gavel-continuous: {jobs: 40, rate_per_hour: 2}
 cluster:
-  philly_vc: {path: philly/philly_vc.csv, gpu_type: gpu}
+  philly_vc: {path: philly/philly_vc.csv, gpu_type: gpu, partition: pooled}
 policies: [fifo]
 ";
     // A fresh folder with no data directory around it, and a sources list naming the server.

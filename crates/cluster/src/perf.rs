@@ -28,6 +28,16 @@ pub enum PerfError {
         /// Extra help, e.g. the scale factors the table does have.
         hint: String,
     },
+    /// Occurs when the cluster has a GPU type the model knows nothing about.
+    #[error("{model} has no GPU type '{gpu_type}', which the cluster has; its GPU types are {known}")]
+    UnknownGpuType {
+        /// The model's description.
+        model: String,
+        /// The cluster's GPU type.
+        gpu_type: String,
+        /// The model's GPU types, comma-separated.
+        known: String,
+    },
     /// Occurs when the measured throughput is zero: the job cannot run there (e.g. out of memory).
     #[error("{model}: job type '{job_type}' cannot run on {gpus} x {gpu_type} (measured throughput is 0)")]
     Unsupported {
@@ -103,6 +113,13 @@ impl<'a> Placement<'a> {
 pub trait PerfModel: Send + Sync {
     /// Returns a short description for error messages, e.g. `throughput table 'x.json'`.
     fn describe(&self) -> String;
+
+    /// Checks that the model can rate jobs on every GPU type of a cluster (`gpu_types`), before
+    /// a run starts. The default accepts any type.
+    fn check_cluster(&self, gpu_types: &[String]) -> Result<(), PerfError> {
+        let _ = gpu_types;
+        Ok(())
+    }
 
     /// Returns steps per second of `job` on `gpus` GPUs all of type `gpu_type`.
     fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError>;
@@ -474,6 +491,17 @@ impl ThroughputTable {
 impl PerfModel for ThroughputTable {
     fn describe(&self) -> String {
         format!("throughput table '{}'", self.source)
+    }
+
+    fn check_cluster(&self, gpu_types: &[String]) -> Result<(), PerfError> {
+        match gpu_types.iter().find(|gpu_type| !self.worker_types.contains(gpu_type)) {
+            Some(gpu_type) => Err(PerfError::UnknownGpuType {
+                model: self.describe(),
+                gpu_type: gpu_type.clone(),
+                known: self.worker_types.join(", "),
+            }),
+            None => Ok(()),
+        }
     }
 
     fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {

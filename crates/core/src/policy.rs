@@ -139,6 +139,14 @@ pub trait Policy: Send {
         false
     }
 
+    /// Returns the time slice in seconds when the policy takes a running job's GPUs for a
+    /// waiting job once the job has run that long (Gandiva's quantum); `None` (the default) for
+    /// policies that do not slice time. A restart overhead at least this long would let no job
+    /// progress while jobs wait, so runs refuse it before simulating.
+    fn time_slice(&self) -> Option<f64> {
+        None
+    }
+
     /// Called once before the first decision of a run. Default: nothing.
     fn begin_run(&mut self, run: &RunStart<'_>) -> Result<(), PolicyError> {
         let _ = run;

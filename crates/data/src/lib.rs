@@ -112,9 +112,21 @@ pub enum DataError {
 }
 
 impl Sources {
-    /// Parses a sources list.
+    /// Parses a sources list. Every entry's `path` must stay inside the data directory: relative,
+    /// made of plain names (no `..`, `.`, root or drive part), so that a shared list cannot make
+    /// `data fetch` write anywhere else.
     pub fn parse(text: &str) -> Result<Sources, DataError> {
-        serde_json::from_str(text).map_err(|error| DataError::Sources(error.to_string()))
+        let sources: Sources = serde_json::from_str(text).map_err(|error| DataError::Sources(error.to_string()))?;
+        for (index, file) in sources.files.iter().enumerate() {
+            check_inside(&file.path).map_err(|why| {
+                DataError::Sources(format!(
+                    "files[{index}]: path '{}' {why}; expected a relative path of plain names inside the data \
+                     directory, such as 'philly/philly-pollux.csv'",
+                    file.path.escape_debug()
+                ))
+            })?;
+        }
+        Ok(sources)
     }
 
     /// The list shipped with schedlab.
@@ -126,6 +138,54 @@ impl Sources {
     pub fn find(&self, path: &str) -> Option<&SourceFile> {
         self.files.iter().find(|file| file.path == path)
     }
+}
+
+/// Why `path` would lead outside the data directory, if it would.
+fn check_inside(path: &str) -> Result<(), String> {
+    use std::path::Component;
+    if path.is_empty() {
+        return Err("is empty".into());
+    }
+    if path.contains('\\') || path.contains('\0') {
+        return Err("holds a backslash or NUL byte".into());
+    }
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(_) => {}
+            Component::ParentDir => return Err("has a '..' component".into()),
+            Component::CurDir => return Err("has a '.' component".into()),
+            Component::RootDir | Component::Prefix(_) => return Err("is absolute".into()),
+        }
+    }
+    Ok(())
+}
+
+/// Where `file` goes in `dir`, refusing a destination whose existing folders lead out of `dir`
+/// through a symbolic link.
+fn destination(dir: &Path, file: &SourceFile) -> Result<PathBuf, DataError> {
+    check_inside(&file.path).map_err(|why| DataError::Sources(format!("path '{}' {why}", file.path.escape_debug())))?;
+    let path = dir.join(&file.path);
+    let Ok(root) = dir.canonicalize() else { return Ok(path) };
+    // The deepest folder on the way that exists: it must resolve inside the data directory.
+    let mut existing = path.parent();
+    while let Some(folder) = existing {
+        if let Ok(resolved) = folder.canonicalize() {
+            if !resolved.starts_with(&root) {
+                return Err(DataError::Sources(format!(
+                    "path '{}' leads out of the data directory {} through a symbolic link ({} resolves to {})",
+                    file.path,
+                    root.display(),
+                    folder.display(),
+                    resolved.display()
+                )));
+            }
+            break;
+        }
+        existing = folder.parent();
+    }
+    // A symbolic link as the file itself is fine: the verified download is renamed over the
+    // link, which replaces the link and writes nothing where it pointed.
+    Ok(path)
 }
 
 /// Lowercase hex of a digest.
@@ -275,7 +335,7 @@ pub fn fetch(
 ) -> Result<Vec<(String, Fetched)>, DataError> {
     let mut report = Vec::new();
     for file in sources.files.iter().filter(|file| file.path.starts_with(only)) {
-        let path = dir.join(&file.path);
+        let path = destination(dir, file)?;
         if path.is_file() && sha256_file(&path)? == file.sha256 {
             report.push((file.path.clone(), Fetched::AlreadyPresent));
             continue;
@@ -435,6 +495,44 @@ mod tests {
             serde_json::from_str(r#"{"url": "u", "sha256": "s", "bytes": 1, "convert": {"tar-gz-member": "a.csv"}}"#)
                 .unwrap();
         assert_eq!(parsed.convert, Conversion::TarGzMember("a.csv".into()));
+    }
+
+    fn listing(path: &str) -> String {
+        format!(
+            r#"{{"note": "n", "files": [{{"path": "philly/ok.csv", "sha256": "00", "bytes": 1, "url": null,
+            "source": "s", "licence": "l"}}, {{"path": "{path}", "sha256": "00", "bytes": 1,
+            "url": "http://127.0.0.1:9/x", "source": "s", "licence": "l"}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_listed_path_that_leaves_the_data_directory_is_refused_naming_the_entry() {
+        for (path, why) in [
+            ("../escaped.txt", "has a '..' component"),
+            ("philly/../../escaped.txt", "has a '..' component"),
+            ("/tmp/escaped.txt", "is absolute"),
+            ("./philly/a.csv", "has a '.' component"),
+            ("", "is empty"),
+        ] {
+            let message = Sources::parse(&listing(path)).unwrap_err().to_string();
+            assert!(message.starts_with(&format!("sources list: files[1]: path '{path}' {why}")), "{message}");
+        }
+        assert!(Sources::parse(&listing("helios/cluster_log.csv")).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_that_links_out_of_the_data_directory_is_refused_before_any_download() {
+        let root = std::env::temp_dir().join(format!("schedlab-data-link-{}", std::process::id()));
+        let (data, outside) = (root.join("data"), root.join("outside"));
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, data.join("philly")).unwrap();
+        let sources = Sources::parse(&listing("philly/new.csv")).unwrap();
+        let error = fetch(&sources, &data, "philly/new", &mut |_, _, _| {}).unwrap_err().to_string();
+        assert!(error.contains("leads out of the data directory") && error.contains("philly/new.csv"), "{error}");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing was written outside");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

@@ -317,6 +317,13 @@ impl Setup {
                 (jobs, None)
             }
         };
+        if jobs.is_empty() {
+            // Every job left out (by the partition into VCs, say): nothing would be measured.
+            return Err(ExperimentError::Run {
+                key: plan.workload_key.clone(),
+                message: format!("the workload has no jobs to run ({})", report.join("; ")),
+            });
+        }
         Ok(PreparedWorkload { jobs, groups, report })
     }
 }

@@ -24,6 +24,12 @@ fn format_number(value: f64) -> String {
     }
 }
 
+/// A number as the CSV files write it: empty when undefined (a JCT of a run in which no measured
+/// job finished, say), never `NaN`.
+fn csv_number(value: f64) -> String {
+    if value.is_nan() { String::new() } else { value.to_string() }
+}
+
 /// A table cell: mean, min, max and number of runs.
 type Cell = Option<(f64, f64, f64, usize)>;
 
@@ -131,7 +137,7 @@ fn table_csv(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) ->
         let mut record = vec![row.clone()];
         for cell in row_cells {
             match cell {
-                Some((mean, min, max, _)) => record.extend([mean.to_string(), min.to_string(), max.to_string()]),
+                Some((mean, min, max, _)) => record.extend([csv_number(mean), csv_number(min), csv_number(max)]),
                 None => record.extend([String::new(), String::new(), String::new()]),
             }
         }
@@ -154,9 +160,9 @@ fn runs_csv(experiment: &Experiment, outcomes: &[RunOutcome], gpu_types: &[Strin
         let mut record = vec![outcome.key.clone(), outcome.policy.clone(), outcome.seed.to_string()];
         record.extend(axes.iter().map(|axis| parameter(outcome, *axis)));
         record.extend(
-            Metric::per_run().map(|metric| metric.of_run(&outcome.metrics).expect("a per-run metric").to_string()),
+            Metric::per_run().map(|metric| csv_number(metric.of_run(&outcome.metrics).expect("a per-run metric"))),
         );
-        record.extend(outcome.metrics.utilization_per_type.iter().map(ToString::to_string));
+        record.extend(outcome.metrics.utilization_per_type.iter().map(|&value| csv_number(value)));
         writer.write_record(&record).expect("in-memory CSV");
     }
     writer.into_inner().expect("in-memory CSV")

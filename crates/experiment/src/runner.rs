@@ -559,15 +559,16 @@ pub fn run_single(
     run_one(experiment, &workload, plan, String::new(), check_invariants)
 }
 
-/// Runs one simulation (per VC when partitioned) and summarises it.
-fn run_one(
+/// Every check one run makes before it simulates, with the same errors: the policy builds, its
+/// time slice (if any) outlasts the restart overhead, the window selects jobs of the workload,
+/// traced jobs exist, and the engine accepts the workload, cluster, perf model and settings
+/// ([`schedlab_sim::validate`], per VC when partitioned). Returns the run's engine settings.
+fn validate_run(
     experiment: &Experiment,
     workload: &PreparedWorkload,
     plan: &RunPlan,
-    content_hash: String,
     check_invariants: bool,
-) -> Result<RunOutcome, ExperimentError> {
-    let started = Instant::now();
+) -> Result<SimConfig, ExperimentError> {
     let (setup, sim) = (&experiment.setup, &experiment.inputs.sim);
     let config = SimConfig {
         restart_overhead: plan.point.get(Axis::RestartOverhead).unwrap_or(sim.restart_overhead),
@@ -582,13 +583,18 @@ fn run_one(
     };
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let env = setup.env.with_seed(plan.run_seed).with_spec_seed(plan.seed);
-    let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
-    let mut solver: Option<schedlab_core::SolverStats> = None;
-    let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {
-        if let Some(stats) = stats {
-            solver.get_or_insert_with(Default::default).merge(&stats);
-        }
-    };
+    let policy = schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()))?;
+    if let Some(slice) = policy.time_slice()
+        && config.restart_overhead >= slice
+    {
+        return Err(fail(format!(
+            "sim: restart_overhead of {} s is at least the time slice of {} ({slice} s): each slice would end before \
+             the overhead had passed, and while jobs wait none would progress; give the policy a longer slice or the \
+             run a shorter overhead",
+            config.restart_overhead,
+            policy.name()
+        )));
+    }
     if let Some(job) = config.trace_jobs.iter().find(|&&job| job as usize >= workload.jobs.len()) {
         return Err(fail(format!(
             "plot job_timeline names job {job}, but the workload has {} jobs (ids 0 to {})",
@@ -596,6 +602,85 @@ fn run_one(
             workload.jobs.len().saturating_sub(1)
         )));
     }
+    if !workload.jobs.iter().any(|job| config.window.contains(job.id.0, job.arrival)) {
+        let (first, last) = (workload.jobs.first(), workload.jobs.last());
+        return Err(fail(format!(
+            "sim: the window {} selects none of the workload's {} jobs (ids 0 to {}, arriving from {:.0} s to {:.0} s)",
+            describe_window(&config.window),
+            workload.jobs.len(),
+            workload.jobs.len().saturating_sub(1),
+            first.map_or(0.0, |job| job.arrival.secs()),
+            last.map_or(0.0, |job| job.arrival.secs()),
+        )));
+    }
+    match &workload.groups {
+        None => {
+            schedlab_sim::validate(&setup.cluster, &workload.jobs, setup.perf.as_ref(), &config)
+                .map_err(|error| fail(error.to_string()))?;
+        }
+        Some(groups) => {
+            for group in groups {
+                let trace_jobs = (0..group.original_ids.len() as u32)
+                    .filter(|&local| config.trace_jobs.contains(&group.original_ids[local as usize].0))
+                    .collect();
+                schedlab_sim::validate(
+                    &group.cluster,
+                    &group.jobs,
+                    setup.perf.as_ref(),
+                    &SimConfig { trace_jobs, ..config.clone() },
+                )
+                .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
+            }
+        }
+    }
+    Ok(config)
+}
+
+/// A measurement window as a spec writes it.
+fn describe_window(window: &schedlab_sim::MeasurementWindow) -> String {
+    match window {
+        schedlab_sim::MeasurementWindow::All => "all".to_string(),
+        schedlab_sim::MeasurementWindow::Jobs { first, last } => format!("jobs {first}..{last}"),
+        schedlab_sim::MeasurementWindow::Arrivals { from, to } => {
+            format!("arrivals {} s..{} s", from.secs(), to.secs())
+        }
+    }
+}
+
+/// Everything `run` checks before it simulates, for every run of the experiment (what
+/// `schedlab check` runs): every workload is built from its trace or generator (every row read
+/// and validated), and each run passes [`validate_run`]. Fails with the error `run` would give
+/// first; only the simulations are left out.
+pub fn preflight(experiment: &Experiment, threads: usize) -> Result<(), ExperimentError> {
+    let pool = thread_pool(threads)?;
+    let plans = experiment.runs();
+    let workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
+    for plan in &plans {
+        validate_run(experiment, &workloads[&plan.workload_key], plan, false)?;
+    }
+    Ok(())
+}
+
+/// Runs one simulation (per VC when partitioned) and summarises it.
+fn run_one(
+    experiment: &Experiment,
+    workload: &PreparedWorkload,
+    plan: &RunPlan,
+    content_hash: String,
+    check_invariants: bool,
+) -> Result<RunOutcome, ExperimentError> {
+    let started = Instant::now();
+    let setup = &experiment.setup;
+    let config = validate_run(experiment, workload, plan, check_invariants)?;
+    let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
+    let env = setup.env.with_seed(plan.run_seed).with_spec_seed(plan.seed);
+    let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
+    let mut solver: Option<schedlab_core::SolverStats> = None;
+    let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {
+        if let Some(stats) = stats {
+            solver.get_or_insert_with(Default::default).merge(&stats);
+        }
+    };
     let mut allocations: Vec<JobTimeline> = Vec::new();
     let (records, timeline, mut metrics, events, decisions) = match &workload.groups {
         None => {

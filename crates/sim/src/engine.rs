@@ -164,24 +164,23 @@ struct Engine<'a> {
     window_left: Option<usize>,
 }
 
-/// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
-///
-/// The workload must be sorted by arrival with `workload[i].id == JobId(i)`. The result holds
-/// a record for every job; jobs still unfinished at `config.max_time` have no finish time.
-pub fn run(
-    cluster: Arc<ClusterSpec>,
+/// Every check [`run`] makes before it simulates: the settings, the workload against the
+/// cluster (ids, arrivals, sizes, pools, required types), the perf model against the cluster's
+/// GPU types, the window and the traced jobs. Returns how many jobs the window holds when the
+/// run stops after it. `schedlab check` calls this too, so that it fails as `run` would.
+pub fn validate(
+    cluster: &ClusterSpec,
     workload: &[JobSpec],
     perf: &dyn PerfModel,
-    policy: &mut dyn Policy,
     config: &SimConfig,
-) -> Result<RunResult, SimError> {
-    let started = Instant::now();
+) -> Result<Option<usize>, SimError> {
     if !(0.0..1.0).contains(&config.fork_overhead) {
         return Err(SimError::Config {
             message: format!("fork_overhead is {}; expected a fraction in [0, 1)", config.fork_overhead),
         });
     }
-    validate_workload(&cluster, workload)?;
+    validate_workload(cluster, workload)?;
+    perf.check_cluster(cluster.gpu_types()).map_err(|error| SimError::Config { message: error.to_string() })?;
     let window_jobs = match (config.stop_after_window, config.window) {
         (false, _) => None,
         (true, MeasurementWindow::Jobs { first, last }) if (first as usize) < workload.len().min(last as usize) => {
@@ -206,6 +205,22 @@ pub fn run(
             ),
         });
     }
+    Ok(window_jobs)
+}
+
+/// Runs `policy` on `workload` over `cluster` with `perf` as ground truth.
+///
+/// The workload must be sorted by arrival with `workload[i].id == JobId(i)`. The result holds
+/// a record for every job; jobs still unfinished at `config.max_time` have no finish time.
+pub fn run(
+    cluster: Arc<ClusterSpec>,
+    workload: &[JobSpec],
+    perf: &dyn PerfModel,
+    policy: &mut dyn Policy,
+    config: &SimConfig,
+) -> Result<RunResult, SimError> {
+    let started = Instant::now();
+    let window_jobs = validate(&cluster, workload, perf, config)?;
     let n_types = cluster.gpu_types().len();
     let policy_name = policy.name().to_string();
     let mut engine = Engine {

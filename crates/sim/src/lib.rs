@@ -22,6 +22,6 @@ mod error;
 pub mod metrics;
 
 pub use config::{DEFAULT_FORK_OVERHEAD, MeasurementWindow, SimConfig};
-pub use engine::{RunResult, run};
+pub use engine::{RunResult, run, validate};
 pub use error::SimError;
 pub use metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics};

@@ -490,6 +490,17 @@ impl WorkloadSpec {
                     }
                 }
                 .map_err(TraceError::Config)?;
+                // As for trace rows (formats::check_magnitudes): a very low rate, say, puts
+                // arrivals beyond any time the engine can step to.
+                let limit = crate::formats::MAX_SUBMIT_SECONDS;
+                if let Some(job) = jobs.iter().find(|job| !(0.0..=limit).contains(&job.arrival.secs())) {
+                    return Err(TraceError::Config(format!(
+                        "generator: job {} would arrive at {:.3e} s, beyond the {limit:e} s (about 3,000 years) that \
+                         schedlab simulates; give a higher rate_per_hour or fewer jobs",
+                        job.id.0,
+                        job.arrival.secs()
+                    )));
+                }
                 let report = vec![format!("generated {} jobs ({})", jobs.len(), generator.describe())];
                 Ok(Workload { jobs, report })
             }

@@ -45,6 +45,13 @@ fn philly_raw_bad_times_name_the_job_and_field() {
     let json = r#"[{"status": "Pass", "jobid": "a2", "submitted_time": 5, "attempts": []}]"#;
     assert!(error(TraceFormat::PhillyRaw, "raw-type", "r.json", json).contains("expected a date-time string"));
     assert!(error(TraceFormat::PhillyRaw, "raw-json", "r.json", "[{").contains("invalid JSON"));
+    // An array of something other than jobs is refused, not read as jobs without fields.
+    assert_eq!(
+        error(TraceFormat::PhillyRaw, "raw-numbers", "r.json", "[1, 2, 3]"),
+        "r.json:1: job 1 of the array: expected a JSON object with status, vc, jobid, submitted_time, user and \
+         attempts, found 1"
+    );
+    assert!(error(TraceFormat::PhillyRaw, "raw-object", "r.json", r#"{"jobs": []}"#).contains("expected a JSON array"));
 }
 
 /// A raw Philly log of one job with one attempt from `start` to `end`, on `detail`.

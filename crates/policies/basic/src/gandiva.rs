@@ -32,6 +32,10 @@ impl Policy for Gandiva {
         &self.name
     }
 
+    fn time_slice(&self) -> Option<f64> {
+        Some(self.quantum)
+    }
+
     fn begin_run(&mut self, _run: &RunStart<'_>) -> Result<(), PolicyError> {
         self.order = KeptOrder::default();
         Ok(())

@@ -133,6 +133,17 @@ pub fn load_raw(path: &Path, options: PhillyRawOptions) -> Result<Trace, TraceEr
     for (index, job) in jobs.iter().enumerate() {
         trace.summary.rows += 1;
         let line = index as u64 + 1;
+        if !job.is_object() {
+            return Err(TraceError::row(
+                path,
+                line,
+                format!(
+                    "job {line} of the array: expected a JSON object with status, vc, jobid, submitted_time, user and \
+                     attempts, found {}",
+                    found(Some(job))
+                ),
+            ));
+        }
         let id = job.get("jobid").and_then(serde_json::Value::as_str).unwrap_or("?");
         let fail =
             |message: String| TraceError::row(path, line, format!("job '{}': {message}", crate::text::shown(id)));
