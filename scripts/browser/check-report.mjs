@@ -63,15 +63,20 @@ for (const file of pages) {
   if (isExperiment) {
     const [held, total] = claimsMeta.split(' of ').map(Number);
     if (total > 0) {
+      // Four verdicts, each row one of them, counted as the page's meta says.
+      const verdicts = (await page.locator('meta[name="schedlab-verdicts"]').getAttribute('content')).split(' ').map(Number);
       const rows = await page.locator('#claims tbody tr').count();
-      const holds = await page.locator('#claims tbody tr.holds').count();
-      const missed = await page.locator('#claims tbody tr.missed').count();
-      if (rows !== total || holds !== held || holds + missed !== rows) {
-        fail(file, `claims: meta says ${claimsMeta}, DOM has ${rows} rows, ${holds} hold, ${missed} missed`);
+      const counted = [];
+      for (const kind of ['holds', 'missed', 'inconclusive', 'unreachable']) {
+        counted.push(await page.locator(`#claims tbody tr.${kind}`).count());
+      }
+      const sum = counted.reduce((a, b) => a + b, 0);
+      if (rows !== total || counted[0] !== held || sum !== rows || counted.join(' ') !== verdicts.join(' ')) {
+        fail(file, `claims: meta says ${claimsMeta} (${verdicts.join(' ')}), DOM has ${rows} rows, ${counted.join(' ')} by verdict`);
       }
       const colour = await page.locator('#claims tbody tr td.verdict').first().evaluate((cell) => getComputedStyle(cell).backgroundColor);
       if (colour === 'rgba(0, 0, 0, 0)') fail(file, 'claim verdicts are not coloured');
-      summary += `, claims ${held} of ${total}`;
+      summary += `, claims ${held} of ${total} hold (${counted.join('/')} holds/missed/inconclusive/unreachable)`;
     }
     const plots = await page.locator('figure svg').count();
     summary += `, ${plots} inline plots`;

@@ -127,9 +127,18 @@ fn write_claims_across(
     let path = flags.results.join(format!("{name}-claims.md"));
     std::fs::create_dir_all(&flags.results).with_context(|| format!("cannot create {}", flags.results.display()))?;
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    let csv_path = flags.results.join(format!("{name}-claims.csv"));
+    std::fs::write(&csv_path, schedlab_experiment::claims::across_csv(&across))
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
     if !flags.quiet {
-        let held = across.iter().filter(|result| result.holds).count();
-        println!("claims across {}: {held} of {} hold -> {}", members.join(", "), across.len(), path.display());
+        let counts = schedlab_experiment::claims::counts(across.iter().map(|result| &result.verdict));
+        println!(
+            "claims across {} ({}): {} -> {}",
+            members.join(", "),
+            across.len(),
+            schedlab_experiment::claims::counts_text(counts),
+            path.display()
+        );
     }
     Ok(())
 }
@@ -277,7 +286,13 @@ fn summarize(
         let claims: Vec<serde_json::Value> = result
             .claims
             .iter()
-            .map(|claim| serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured, "holds": claim.holds, "best_case": claim.best_case}))
+            .map(|claim| {
+                let interval = claim.estimate.and_then(|estimate| estimate.interval);
+                serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured,
+                    "lower": interval.map(|interval| interval.0), "upper": interval.map(|interval| interval.1),
+                    "n_runs": claim.estimate.map_or(0, |estimate| estimate.n), "n_seeds": claim.per_seed.len(),
+                    "verdict": claim.verdict.name(), "holds": claim.holds, "best_case": claim.best_case})
+            })
             .collect();
         let unfinished: Vec<&str> = unfinished.iter().map(|outcome| outcome.key.as_str()).collect();
         let output = serde_json::json!({"dir": result.dir, "ran": result.ran, "reused": result.reused, "files": result.files, "claims": claims, "unfinished": unfinished});
@@ -295,7 +310,12 @@ fn summarize(
             println!("\n{markdown}");
         }
         if !result.claims.is_empty() {
-            println!("claims: {} of {} hold (see claims.md)", result.claims.len() - missed.len(), result.claims.len());
+            let counts = schedlab_experiment::claims::counts(result.claims.iter().map(|claim| &claim.verdict));
+            println!(
+                "claims ({}): {} (see claims.md)",
+                result.claims.len(),
+                schedlab_experiment::claims::counts_text(counts)
+            );
         }
     }
     if strict && !missed.is_empty() {

@@ -1,6 +1,8 @@
-//! Checking published claims against measured values.
+//! Checking published claims against measured values: each value with a 95% interval over
+//! replicate runs and one of four verdicts (see [`crate::interval`]).
 
 use crate::axis::Parameter;
+use crate::interval::{Estimate, Verdict, judge, with_bound};
 use crate::resolve::{Claim, ClaimTarget, Experiment};
 use crate::spec::Best;
 use crate::store::RunOutcome;
@@ -11,24 +13,37 @@ use crate::values::{outcome_metric, parameter};
 pub struct ClaimResult {
     /// The claim.
     pub claim: Claim,
-    /// The measured value (mean over seeds), or `None` if no run matched.
+    /// The measured value (a mean over replicates, or a ratio of two), or `None` if no run
+    /// matched.
     pub measured: Option<f64>,
-    /// Whether `|measured - expected| <= tolerance x |expected|`.
+    /// The measured value with its interval and number of replicates.
+    pub estimate: Option<Estimate>,
+    /// The value of each seed (over the workloads a sample axis draws), in seed order.
+    pub per_seed: Vec<(u64, f64)>,
+    /// The reference policies' estimates (the claim's `bounds` that were measured).
+    pub bounds: Vec<(String, Estimate)>,
+    /// What the interval says of the published value.
+    pub verdict: Verdict,
+    /// Whether the verdict is [`Verdict::Holds`].
     pub holds: bool,
     /// For a best-case claim: the baseline and sweep point where the best case was measured.
     pub best_case: Option<String>,
 }
 
-/// Mean of the claim's metric for `policy` at the claim's sweep point (and `point`, the axes a
-/// best-case claim ranges over).
-fn value_at(
+/// One replicate's identity: its seed and sweep point (two policies' runs of the same replicate
+/// share their workload).
+type Replicate = (u64, Vec<(String, f64)>);
+
+/// The claim's metric for `policy` in each run at the claim's sweep point (and `point`, the
+/// axes a best-case claim ranges over), by replicate, in the order of `outcomes`.
+fn replicates(
     experiment: &Experiment,
     outcomes: &[RunOutcome],
     claim: &Claim,
     policy: &str,
     point: &[(crate::axis::Axis, f64)],
-) -> Option<f64> {
-    let values: Vec<f64> = outcomes
+) -> Vec<(Replicate, f64)> {
+    outcomes
         .iter()
         .filter(|outcome| {
             outcome.policy == policy
@@ -38,14 +53,100 @@ fn value_at(
                     .chain(point)
                     .all(|(axis, value)| parameter(outcome, Parameter::Axis(*axis)) == value.to_string())
         })
-        .map(|outcome| outcome_metric(experiment, outcomes, outcome, claim.metric))
-        .collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+        .map(|outcome| {
+            ((outcome.seed, outcome.point.clone()), outcome_metric(experiment, outcomes, outcome, claim.metric))
+        })
+        .collect()
 }
 
-/// Whether `|value - expected| <= tolerance x |expected|`.
-fn within_tolerance(claim: &Claim, value: f64) -> bool {
-    (value - claim.expected).abs() <= claim.tolerance * claim.expected.abs()
+/// Paired numerators and denominators: the replicates both sides ran (all of them, in an
+/// experiment whose runs are complete), in the numerator's order; `None` for the denominator
+/// gives a single policy's values over 1.
+fn paired(numerator: &[(Replicate, f64)], denominator: Option<&[(Replicate, f64)]>) -> Vec<(u64, f64, f64)> {
+    numerator
+        .iter()
+        .filter_map(|(replicate, a)| match denominator {
+            None => Some((replicate.0, *a, 1.0)),
+            Some(denominator) => {
+                denominator.iter().find(|(other, _)| other == replicate).map(|(_, b)| (replicate.0, *a, *b))
+            }
+        })
+        .collect()
+}
+
+/// The estimate of paired values, and each seed's own ratio of means.
+fn estimate_of(pairs: &[(u64, f64, f64)]) -> (Option<Estimate>, Vec<(u64, f64)>) {
+    let (a, b): (Vec<f64>, Vec<f64>) = pairs.iter().map(|&(_, a, b)| (a, b)).unzip();
+    let mut seeds: Vec<u64> = pairs.iter().map(|pair| pair.0).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    let per_seed = seeds
+        .into_iter()
+        .filter_map(|seed| {
+            let (a, b): (Vec<f64>, Vec<f64>) =
+                pairs.iter().filter(|pair| pair.0 == seed).map(|&(_, a, b)| (a, b)).unzip();
+            Estimate::ratio(&a, &b).map(|estimate| (seed, estimate.value))
+        })
+        .collect();
+    (Estimate::ratio(&a, &b), per_seed)
+}
+
+/// A claim's estimate, per-seed values and, for a best-case claim, where its best case was.
+type Measured = (Option<Estimate>, Vec<(u64, f64)>, Option<String>);
+
+/// A best case found so far: its estimate, per-seed values and where it was.
+type BestCase = (Estimate, Vec<(u64, f64)>, String);
+
+/// Measures one claim (without judging it).
+fn measure(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim) -> Measured {
+    let of = |policy: &str, point: &[(crate::axis::Axis, f64)]| replicates(experiment, outcomes, claim, policy, point);
+    match &claim.target {
+        ClaimTarget::Policy(policy) => {
+            let (estimate, per_seed) = estimate_of(&paired(&of(policy, &[]), None));
+            (estimate, per_seed, None)
+        }
+        ClaimTarget::Ratio(a, b) => {
+            let (estimate, per_seed) = estimate_of(&paired(&of(a, &[]), Some(&of(b, &[]))));
+            (estimate, per_seed, None)
+        }
+        ClaimTarget::BestRatio { policy, against, best, points } => {
+            let mut found: Option<BestCase> = None;
+            for point in points {
+                let numerator = of(policy, point);
+                for baseline in against {
+                    let (Some(estimate), per_seed) = estimate_of(&paired(&numerator, Some(&of(baseline, point))))
+                    else {
+                        // A claim never rests on part of its range.
+                        return (None, Vec::new(), None);
+                    };
+                    let better = match (&found, best) {
+                        (None, _) => true,
+                        (Some((current, ..)), Best::Min) => estimate.value < current.value,
+                        (Some((current, ..)), Best::Max) => estimate.value > current.value,
+                    };
+                    if better && !estimate.value.is_nan() {
+                        let at: Vec<String> = point.iter().map(|(axis, value)| format!("{axis}={value}")).collect();
+                        let place = if at.is_empty() { String::new() } else { format!(" at {}", at.join(", ")) };
+                        found = Some((estimate, per_seed, format!("vs {baseline}{place}")));
+                    }
+                }
+            }
+            match found {
+                Some((estimate, per_seed, place)) => (Some(estimate), per_seed, Some(place)),
+                None => (None, Vec::new(), None),
+            }
+        }
+    }
+}
+
+/// Judges a measured claim, with its reference policies' estimates (`bounds`).
+fn verdict_of(claim: &Claim, estimate: Option<&Estimate>, bounds: &[(String, Estimate)]) -> Verdict {
+    let own = match estimate {
+        Some(estimate) => judge(estimate, claim.expected, claim.tolerance),
+        // No matching run: nothing supports the claim.
+        None => Verdict::Missed,
+    };
+    with_bound(own, bounds, claim.expected, claim.tolerance)
 }
 
 /// Evaluates every claim of the experiment.
@@ -55,65 +156,82 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<ClaimRe
         .claims
         .iter()
         .map(|claim| {
-            let (measured, best_case) = match &claim.target {
-                ClaimTarget::Policy(policy) => (value_at(experiment, outcomes, claim, policy, &[]), None),
-                ClaimTarget::Ratio(a, b) => (
-                    value_at(experiment, outcomes, claim, a, &[])
-                        .zip(value_at(experiment, outcomes, claim, b, &[]))
-                        .map(|(a, b)| a / b),
-                    None,
-                ),
-                ClaimTarget::BestRatio { policy, against, best, points } => {
-                    best_ratio(experiment, outcomes, claim, policy, against, *best, points)
-                }
-            };
-            let holds = measured.is_some_and(|value| within_tolerance(claim, value));
-            ClaimResult { claim: claim.clone(), measured, holds, best_case }
+            let (estimate, per_seed, best_case) = measure(experiment, outcomes, claim);
+            let bounds: Vec<(String, Estimate)> = claim
+                .bounds
+                .iter()
+                .filter_map(|bound| {
+                    measure(experiment, outcomes, &claim.with_policy(bound)).0.map(|estimate| (bound.clone(), estimate))
+                })
+                .collect();
+            let verdict = verdict_of(claim, estimate.as_ref(), &bounds);
+            ClaimResult {
+                claim: claim.clone(),
+                measured: estimate.map(|estimate| estimate.value),
+                estimate,
+                per_seed,
+                holds: verdict == Verdict::Holds,
+                bounds,
+                verdict,
+                best_case,
+            }
         })
         .collect()
 }
 
-/// The best `policy / baseline` ratio over baselines and points (first found on ties), with where
-/// it was measured; `None` if any compared value is missing (a claim never rests on part of its
-/// range).
-fn best_ratio(
-    experiment: &Experiment,
-    outcomes: &[RunOutcome],
-    claim: &Claim,
-    policy: &str,
-    against: &[String],
-    best: Best,
-    points: &[Vec<(crate::axis::Axis, f64)>],
-) -> (Option<f64>, Option<String>) {
-    let mut found: Option<(f64, String)> = None;
-    for point in points {
-        let Some(numerator) = value_at(experiment, outcomes, claim, policy, point) else { return (None, None) };
-        for baseline in against {
-            let Some(denominator) = value_at(experiment, outcomes, claim, baseline, point) else {
-                return (None, None);
-            };
-            let ratio = numerator / denominator;
-            let better = match (&found, best) {
-                (None, _) => true,
-                (Some((current, _)), Best::Min) => ratio < *current,
-                (Some((current, _)), Best::Max) => ratio > *current,
-            };
-            if better && !ratio.is_nan() {
-                let at: Vec<String> = point.iter().map(|(axis, value)| format!("{axis}={value}")).collect();
-                let place = if at.is_empty() { String::new() } else { format!(" at {}", at.join(", ")) };
-                found = Some((ratio, format!("vs {baseline}{place}")));
-            }
-        }
-    }
-    match found {
-        Some((ratio, place)) => (Some(ratio), Some(place)),
-        None => (None, None),
+/// A number as claim tables show it.
+fn show(value: f64) -> String {
+    format!("{value:.3}")
+}
+
+/// An interval as claim tables show it.
+fn show_interval(estimate: Option<&Estimate>) -> String {
+    match estimate.and_then(|estimate| estimate.interval) {
+        Some((lower, upper)) => format!("[{}, {}]", show(lower), show(upper)),
+        None => "-".to_string(),
     }
 }
 
+/// How a claim's replicates show: runs, and seeds when the runs also span workloads.
+fn show_runs(result: &ClaimResult) -> String {
+    let runs = result.estimate.map_or(0, |estimate| estimate.n);
+    let seeds = result.per_seed.len();
+    if seeds == runs { format!("{runs}") } else { format!("{runs} ({seeds} seeds)") }
+}
+
+/// A verdict as claim tables show it: misses in capitals, with what would settle an
+/// inconclusive one and the bound that makes a claim unreachable.
+pub fn verdict_text(verdict: &Verdict, runs_per_seed: f64) -> String {
+    match verdict {
+        Verdict::Holds => "holds".to_string(),
+        Verdict::Missed => "MISSED".to_string(),
+        Verdict::Inconclusive { replicates_needed: Some(runs) } => {
+            let seeds = (*runs as f64 / runs_per_seed).ceil();
+            if runs_per_seed > 1.0 {
+                format!("inconclusive (about {runs} runs, {seeds} seeds, would settle it)")
+            } else {
+                format!("inconclusive (about {runs} seeds would settle it)")
+            }
+        }
+        Verdict::Inconclusive { replicates_needed: None } => {
+            "inconclusive (no number of seeds settles it at this spread)".to_string()
+        }
+        Verdict::Unreachable { policy, bound } => {
+            format!("UNREACHABLE HERE (closest bound: {policy} {} {})", show(bound.value), show_interval(Some(bound)))
+        }
+    }
+}
+
+/// Runs per seed of a result (the workloads a sample axis draws), at least 1.
+fn runs_per_seed(result: &ClaimResult) -> f64 {
+    let runs = result.estimate.map_or(0, |estimate| estimate.n) as f64;
+    (runs / result.per_seed.len().max(1) as f64).max(1.0)
+}
+
 /// A claim's cells as reports show them: the claim (with what it measures), its source, the
-/// paper's value, the measured value (with the best case for best-of claims) and the tolerance.
-pub fn cells(result: &ClaimResult) -> [String; 5] {
+/// paper's value, the measured value (with the best case for best-of claims), its 95% interval,
+/// the runs it rests on, the per-seed values (up to ten seeds), the tolerance and the verdict.
+pub fn cells(result: &ClaimResult) -> [String; 9] {
     let claim = &result.claim;
     let what = match &claim.target {
         ClaimTarget::Policy(policy) => format!("{} of {policy}", claim.metric),
@@ -126,29 +244,129 @@ pub fn cells(result: &ClaimResult) -> [String; 5] {
             format!("{best} {} of {policy} / any of {}", claim.metric, against.join(", "))
         }
     };
-    let mut measured = result.measured.map_or("no matching run".to_string(), |value| format!("{value:.3}"));
+    let mut measured = result.measured.map_or("no matching run".to_string(), show);
     if let Some(place) = &result.best_case {
         measured.push_str(&format!(" ({place})"));
     }
+    let per_seed = if result.per_seed.len() <= 10 {
+        result.per_seed.iter().map(|(_, value)| show(*value)).collect::<Vec<_>>().join(", ")
+    } else {
+        format!("{} seeds (claims.csv)", result.per_seed.len())
+    };
     [
         format!("{} ({what})", claim.text),
         claim.source.clone(),
         claim.expected.to_string(),
         measured,
+        show_interval(result.estimate.as_ref()),
+        show_runs(result),
+        per_seed,
         format!("{:.0}%", claim.tolerance * 100.0),
+        verdict_text(&result.verdict, runs_per_seed(result)),
     ]
 }
 
 /// A Markdown table of verdicts; misses are shown, not hidden.
 pub fn markdown(results: &[ClaimResult]) -> String {
-    let mut text =
-        String::from("| claim | source | paper | measured | tolerance | verdict |\n|---|---|---|---|---|---|\n");
+    let mut text = String::from(
+        "| claim | source | paper | measured | 95% interval | runs | per seed | tolerance | verdict |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
+    );
     for result in results {
-        let [claim, source, paper, measured, tolerance] = cells(result);
-        let verdict = if result.holds { "holds" } else { "MISSED" };
-        text.push_str(&format!("| {claim} | {source} | {paper} | {measured} | {tolerance} | {verdict} |\n"));
+        text.push_str(&format!("| {} |\n", cells(result).join(" | ")));
     }
+    text.push_str(&format!("\n{}\n", INTERVAL_NOTE));
     text
+}
+
+/// How claim tables say their intervals were made.
+pub const INTERVAL_NOTE: &str = "Intervals: 95% Student-t intervals over the runs (seeds, and the workloads a sample axis \
+draws), a ratio's two policies paired run by run (the linearised interval of a ratio of means). A verdict holds when the \
+whole interval lies inside the tolerance band, is missed when it lies wholly outside, and is inconclusive when it straddles \
+an edge; unreachable here when even the closest reference policy (`bounds`) misses the band wholly.";
+
+/// The machine-readable form of the verdicts (`claims.csv`): one row a claim with its value,
+/// interval, runs, seeds, verdict, what would settle it, the closest bound and every run's
+/// value by seed.
+pub fn csv(results: &[ClaimResult]) -> Vec<u8> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .write_record([
+            "claim",
+            "source",
+            "metric",
+            "expected",
+            "tolerance",
+            "measured",
+            "lower",
+            "upper",
+            "n_runs",
+            "n_seeds",
+            "verdict",
+            "runs_needed",
+            "bound_policy",
+            "bound_value",
+            "bound_lower",
+            "bound_upper",
+            "best_case",
+            "per_seed",
+        ])
+        .expect("in-memory CSV");
+    let number = |value: Option<f64>| value.map_or(String::new(), |value| value.to_string());
+    for result in results {
+        let claim = &result.claim;
+        let interval = result.estimate.and_then(|estimate| estimate.interval);
+        let (needed, bound) = match &result.verdict {
+            Verdict::Inconclusive { replicates_needed } => (replicates_needed.map(|n| n.to_string()), None),
+            Verdict::Unreachable { policy, bound } => (None, Some((policy.clone(), *bound))),
+            _ => (None, None),
+        };
+        let bound_interval = bound.as_ref().and_then(|(_, estimate)| estimate.interval);
+        let per_seed: Vec<String> = result.per_seed.iter().map(|(seed, value)| format!("{seed}:{value}")).collect();
+        writer
+            .write_record([
+                claim.text.clone(),
+                claim.source.clone(),
+                claim.metric.to_string(),
+                claim.expected.to_string(),
+                claim.tolerance.to_string(),
+                number(result.measured),
+                number(interval.map(|interval| interval.0)),
+                number(interval.map(|interval| interval.1)),
+                result.estimate.map_or(0, |estimate| estimate.n).to_string(),
+                result.per_seed.len().to_string(),
+                result.verdict.name().to_string(),
+                needed.unwrap_or_default(),
+                bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
+                number(bound.as_ref().map(|(_, estimate)| estimate.value)),
+                number(bound_interval.map(|interval| interval.0)),
+                number(bound_interval.map(|interval| interval.1)),
+                result.best_case.clone().unwrap_or_default(),
+                per_seed.join(";"),
+            ])
+            .expect("in-memory CSV");
+    }
+    writer.into_inner().expect("in-memory CSV")
+}
+
+/// How many claims have each verdict: holds, missed, inconclusive, unreachable here.
+pub fn counts<'a>(verdicts: impl IntoIterator<Item = &'a Verdict>) -> [usize; 4] {
+    let mut counts = [0; 4];
+    for verdict in verdicts {
+        let index = match verdict {
+            Verdict::Holds => 0,
+            Verdict::Missed => 1,
+            Verdict::Inconclusive { .. } => 2,
+            Verdict::Unreachable { .. } => 3,
+        };
+        counts[index] += 1;
+    }
+    counts
+}
+
+/// "3 hold, 1 missed, 1 inconclusive, 0 unreachable here".
+pub fn counts_text(counts: [usize; 4]) -> String {
+    format!("{} hold, {} missed, {} inconclusive, {} unreachable here", counts[0], counts[1], counts[2], counts[3])
 }
 
 /// A best-case claim ("up to ...") checked in several experiments (one per trace, say) and
@@ -157,14 +375,20 @@ pub fn markdown(results: &[ClaimResult]) -> String {
 pub struct AcrossResult {
     /// The claim as the first experiment states it.
     pub claim: Claim,
-    /// Each experiment's name, measured value and best case.
-    pub per_experiment: Vec<(String, Option<f64>, Option<String>)>,
+    /// Each experiment's name, estimate and best case.
+    pub per_experiment: Vec<(String, Option<Estimate>, Option<String>)>,
     /// The best measured value across the experiments; `None` if any is missing (a claim never
     /// rests on part of its range).
     pub measured: Option<f64>,
+    /// Its estimate, with the interval of the experiment where it was measured.
+    pub estimate: Option<Estimate>,
     /// The experiment where it was measured.
     pub best_in: Option<String>,
-    /// Whether `|measured - expected| <= tolerance x |expected|`.
+    /// The reference policies' estimates in every experiment (`experiment: policy`).
+    pub bounds: Vec<(String, Estimate)>,
+    /// The best case's verdict, with the closest bound of any experiment.
+    pub verdict: Verdict,
+    /// Whether the verdict is [`Verdict::Holds`].
     pub holds: bool,
 }
 
@@ -187,15 +411,22 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
     for (name, results) in experiments {
         for result in results {
             let Some(this) = key(&result.claim) else { continue };
-            let entry = (name.clone(), result.measured, result.best_case.clone());
+            let entry = (name.clone(), result.estimate, result.best_case.clone());
+            let bounds = result.bounds.iter().map(|(policy, estimate)| (format!("{name}: {policy}"), *estimate));
             match groups.iter_mut().find(|(known, _)| *known == this) {
-                Some((_, group)) => group.per_experiment.push(entry),
+                Some((_, group)) => {
+                    group.per_experiment.push(entry);
+                    group.bounds.extend(bounds);
+                }
                 None => {
                     let group = AcrossResult {
                         claim: result.claim.clone(),
                         per_experiment: vec![entry],
                         measured: None,
+                        estimate: None,
                         best_in: None,
+                        bounds: bounds.collect(),
+                        verdict: Verdict::Missed,
                         holds: false,
                     };
                     groups.push((this, group));
@@ -208,37 +439,43 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
         .filter(|(_, group)| group.per_experiment.len() >= 2)
         .map(|(key, mut group)| {
             let best = key.5;
-            if group.per_experiment.iter().all(|(_, measured, _)| measured.is_some()) {
+            if group.per_experiment.iter().all(|(_, estimate, _)| estimate.is_some()) {
                 let better = |a: f64, b: f64| match best {
                     Best::Min => a < b,
                     Best::Max => a > b,
                 };
-                for (name, measured, _) in &group.per_experiment {
-                    let value = measured.expect("checked above");
-                    if group.measured.is_none_or(|found| better(value, found)) {
-                        group.measured = Some(value);
+                for (name, estimate, _) in &group.per_experiment {
+                    let estimate = estimate.expect("checked above");
+                    if group.measured.is_none_or(|found| better(estimate.value, found)) {
+                        group.measured = Some(estimate.value);
+                        group.estimate = Some(estimate);
                         group.best_in = Some(name.clone());
                     }
                 }
             }
-            group.holds = group.measured.is_some_and(|value| within_tolerance(&group.claim, value));
+            group.verdict = verdict_of(&group.claim, group.estimate.as_ref(), &group.bounds);
+            group.holds = group.verdict == Verdict::Holds;
             group
         })
         .collect()
 }
 
-/// A Markdown table of [`across`]'s verdicts: each experiment's best case, then the best of them.
+/// A Markdown table of [`across`]'s verdicts: each experiment's best case with its interval,
+/// then the best of them.
 pub fn across_markdown(results: &[AcrossResult]) -> String {
     let mut text = String::from(
-        "| claim | source | paper | measured in each experiment | best | tolerance | verdict |\n|---|---|---|---|---|---|---|\n",
+        "| claim | source | paper | measured in each experiment | best | 95% interval | runs | tolerance | verdict |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
     );
     for result in results {
         let claim = &result.claim;
         let each: Vec<String> = result
             .per_experiment
             .iter()
-            .map(|(name, measured, place)| {
-                let value = measured.map_or("no matching run".to_string(), |value| format!("{value:.3}"));
+            .map(|(name, estimate, place)| {
+                let value = estimate.map_or("no matching run".to_string(), |estimate| {
+                    format!("{} {}", show(estimate.value), show_interval(Some(&estimate)))
+                });
                 match place {
                     Some(place) => format!("{name}: {value} ({place})"),
                     None => format!("{name}: {value}"),
@@ -246,20 +483,75 @@ pub fn across_markdown(results: &[AcrossResult]) -> String {
             })
             .collect();
         let best = match (&result.measured, &result.best_in) {
-            (Some(value), Some(name)) => format!("{value:.3} ({name})"),
+            (Some(value), Some(name)) => format!("{} ({name})", show(*value)),
             _ => "incomplete".to_string(),
         };
-        let verdict = if result.holds { "holds" } else { "MISSED" };
+        let runs = result.estimate.map_or("-".to_string(), |estimate| estimate.n.to_string());
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {best} | {:.0}% | {verdict} |\n",
+            "| {} | {} | {} | {} | {best} | {} | {runs} | {:.0}% | {} |\n",
             claim.text,
             claim.source,
             claim.expected,
             each.join("; "),
-            claim.tolerance * 100.0
+            show_interval(result.estimate.as_ref()),
+            claim.tolerance * 100.0,
+            verdict_text(&result.verdict, 1.0)
         ));
     }
+    text.push_str(&format!("\n{INTERVAL_NOTE}\n"));
     text
+}
+
+/// The machine-readable form of [`across`]'s verdicts (`<family>-claims.csv`).
+pub fn across_csv(results: &[AcrossResult]) -> Vec<u8> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .write_record([
+            "claim",
+            "source",
+            "metric",
+            "expected",
+            "tolerance",
+            "measured",
+            "lower",
+            "upper",
+            "n_runs",
+            "best_in",
+            "verdict",
+            "runs_needed",
+            "bound_policy",
+            "bound_value",
+        ])
+        .expect("in-memory CSV");
+    let number = |value: Option<f64>| value.map_or(String::new(), |value| value.to_string());
+    for result in results {
+        let claim = &result.claim;
+        let interval = result.estimate.and_then(|estimate| estimate.interval);
+        let (needed, bound) = match &result.verdict {
+            Verdict::Inconclusive { replicates_needed } => (replicates_needed.map(|n| n.to_string()), None),
+            Verdict::Unreachable { policy, bound } => (None, Some((policy.clone(), bound.value))),
+            _ => (None, None),
+        };
+        writer
+            .write_record([
+                claim.text.clone(),
+                claim.source.clone(),
+                claim.metric.to_string(),
+                claim.expected.to_string(),
+                claim.tolerance.to_string(),
+                number(result.measured),
+                number(interval.map(|interval| interval.0)),
+                number(interval.map(|interval| interval.1)),
+                result.estimate.map_or(0, |estimate| estimate.n).to_string(),
+                result.best_in.clone().unwrap_or_default(),
+                result.verdict.name().to_string(),
+                needed.unwrap_or_default(),
+                bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
+                number(bound.map(|(_, value)| value)),
+            ])
+            .expect("in-memory CSV");
+    }
+    writer.into_inner().expect("in-memory CSV")
 }
 
 #[cfg(test)]
@@ -267,7 +559,11 @@ mod tests {
     use super::*;
     use crate::metric::Metric;
 
-    fn best_case(text: &str, best: Best, measured: Option<f64>, place: &str) -> ClaimResult {
+    fn estimate(value: f64, half: f64) -> Estimate {
+        Estimate { value, interval: Some((value - half, value + half)), n: 3, spread: half * 3f64.sqrt() / 4.303 }
+    }
+
+    fn best_case(text: &str, best: Best, measured: Option<Estimate>, place: &str) -> ClaimResult {
         let claim = Claim {
             source: "paper".into(),
             text: text.into(),
@@ -276,8 +572,18 @@ mod tests {
             at: Vec::new(),
             expected: 0.3,
             tolerance: 0.5,
+            bounds: vec!["oracle".into()],
         };
-        ClaimResult { claim, measured, holds: false, best_case: Some(place.into()) }
+        ClaimResult {
+            claim,
+            measured: measured.map(|estimate| estimate.value),
+            estimate: measured,
+            per_seed: Vec::new(),
+            bounds: Vec::new(),
+            verdict: Verdict::Missed,
+            holds: false,
+            best_case: Some(place.into()),
+        }
     }
 
     #[test]
@@ -286,15 +592,15 @@ mod tests {
             (
                 "philly".to_string(),
                 vec![
-                    best_case("JCT down by up to 70%", Best::Min, Some(0.93), "vs fcfs"),
-                    best_case("only here", Best::Min, Some(0.3), "vs fcfs"),
+                    best_case("JCT down by up to 70%", Best::Min, Some(estimate(0.93, 0.05)), "vs fcfs"),
+                    best_case("only here", Best::Min, Some(estimate(0.3, 0.01)), "vs fcfs"),
                 ],
             ),
             (
                 "helios".to_string(),
                 vec![
-                    best_case("JCT down by up to 70%", Best::Min, Some(0.44), "vs sjf"),
-                    best_case("utilisation up by up to 20%", Best::Max, Some(1.1), "vs uni"),
+                    best_case("JCT down by up to 70%", Best::Min, Some(estimate(0.44, 0.005)), "vs sjf"),
+                    best_case("utilisation up by up to 20%", Best::Max, Some(estimate(1.1, 0.01)), "vs uni"),
                 ],
             ),
             ("alibaba".to_string(), vec![best_case("utilisation up by up to 20%", Best::Max, None, "-")]),
@@ -303,14 +609,34 @@ mod tests {
         // The claim of one experiment only is left out.
         assert_eq!(results.len(), 2);
         assert_eq!((results[0].measured, results[0].best_in.as_deref()), (Some(0.44), Some("helios")));
-        assert!(results[0].holds, "0.44 is within 50% of 0.3");
+        assert_eq!(results[0].verdict, Verdict::Holds, "[0.435, 0.445] lies within 50% of 0.3");
         // A missing value leaves the best case undecided: not a verdict on part of the range.
         assert_eq!((results[1].measured, results[1].holds), (None, false));
         let table = across_markdown(&results);
         assert!(
-            table.contains("| philly: 0.930 (vs fcfs); helios: 0.440 (vs sjf) | 0.440 (helios) | 50% | holds |"),
+            table.contains(
+                "| philly: 0.930 [0.880, 0.980] (vs fcfs); helios: 0.440 [0.435, 0.445] (vs sjf) | 0.440 (helios) \
+                 | [0.435, 0.445] | 3 | 50% | holds |"
+            ),
             "{table}"
         );
-        assert!(table.contains("alibaba: no matching run (-) | incomplete | 50% | MISSED |"), "{table}");
+        assert!(table.contains("alibaba: no matching run (-) | incomplete | - | - | 50% | MISSED |"), "{table}");
+    }
+
+    #[test]
+    fn the_closest_bound_of_any_experiment_makes_a_missed_best_case_unreachable() {
+        let mut philly = best_case("queueing down by up to 81%", Best::Min, Some(estimate(0.6, 0.05)), "vs fcfs");
+        philly.bounds = vec![("oracle".into(), estimate(0.5, 0.02))];
+        let mut helios = best_case("queueing down by up to 81%", Best::Min, Some(estimate(0.7, 0.05)), "vs fcfs");
+        helios.bounds = vec![("oracle".into(), estimate(0.55, 0.02))];
+        let results = across(&[("philly".into(), vec![philly]), ("helios".into(), vec![helios])]);
+        // Band [0.15, 0.45]: the best case 0.6 misses, and so does the closest oracle, 0.5.
+        assert_eq!(
+            results[0].verdict,
+            Verdict::Unreachable { policy: "philly: oracle".into(), bound: estimate(0.5, 0.02) }
+        );
+        assert!(
+            across_markdown(&results).contains("UNREACHABLE HERE (closest bound: philly: oracle 0.500 [0.480, 0.520])")
+        );
     }
 }

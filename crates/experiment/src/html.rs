@@ -44,10 +44,31 @@ pub struct HtmlTable {
 /// One published claim as the page shows it.
 #[derive(Clone, Debug)]
 pub struct HtmlClaim {
-    /// The claim's cells: claim, source, paper, measured, tolerance.
-    pub cells: [String; 5],
-    /// Whether it holds.
-    pub holds: bool,
+    /// The claim's cells: claim, source, paper, measured, 95% interval, runs, per seed,
+    /// tolerance, verdict ([`crate::claims::cells`]).
+    pub cells: [String; 9],
+    /// The verdict's class: `holds`, `missed`, `inconclusive` or `unreachable`.
+    pub class: &'static str,
+}
+
+/// The row class of a verdict.
+pub fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
+    match verdict {
+        crate::interval::Verdict::Holds => "holds",
+        crate::interval::Verdict::Missed => "missed",
+        crate::interval::Verdict::Inconclusive { .. } => "inconclusive",
+        crate::interval::Verdict::Unreachable { .. } => "unreachable",
+    }
+}
+
+/// How many of `claims` have each verdict (holds, missed, inconclusive, unreachable here).
+fn verdict_counts(claims: &[HtmlClaim]) -> [usize; 4] {
+    let mut counts = [0; 4];
+    for claim in claims {
+        let index = ["holds", "missed", "inconclusive", "unreachable"].iter().position(|class| *class == claim.class);
+        counts[index.expect("a known class")] += 1;
+    }
+    counts
 }
 
 /// What an experiment's page shows.
@@ -72,7 +93,8 @@ pub struct Page<'a> {
 
 const STYLE: &str = "
 :root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0550ae;
-  --holds: #dafbe1; --holds-ink: #116329; --missed: #ffebe9; --missed-ink: #a40e26; }
+  --holds: #dafbe1; --holds-ink: #116329; --missed: #ffebe9; --missed-ink: #a40e26;
+  --inconclusive: #fff8c5; --inconclusive-ink: #7d4e00; --unreachable: #eaeef2; --unreachable-ink: #24292f; }
 * { box-sizing: border-box; }
 body { font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', sans-serif; color: var(--ink); margin: 0 auto;
   max-width: 70rem; padding: 0 1.25rem 3rem; }
@@ -96,6 +118,9 @@ th[aria-sort=ascending] button.sort::after { content: ' \\2191'; color: var(--in
 th[aria-sort=descending] button.sort::after { content: ' \\2193'; color: var(--ink); }
 tr.holds td.verdict { background: var(--holds); color: var(--holds-ink); font-weight: 600; }
 tr.missed td.verdict { background: var(--missed); color: var(--missed-ink); font-weight: 600; }
+tr.inconclusive td.verdict { background: var(--inconclusive); color: var(--inconclusive-ink); font-weight: 600; }
+tr.unreachable td.verdict { background: var(--unreachable); color: var(--unreachable-ink); font-weight: 600; }
+.note { color: var(--muted); font-size: 0.9em; }
 figure { margin: 1rem 0 2rem; }
 figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { color: var(--muted); }
@@ -154,32 +179,41 @@ fn sort_value(value: f64) -> String {
 }
 
 fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
-    let held = claims.iter().filter(|claim| claim.holds).count();
+    let summary = crate::claims::counts_text(verdict_counts(claims));
     let _ = write!(
         html,
         "<section id=\"claims\" aria-labelledby=\"claims-title\">\n<h2 id=\"claims-title\">Claims</h2>\n\
-         <p class=\"summary\">{held} of {} published claims hold.</p>\n<div class=\"scroll\">\
+         <p class=\"summary\">{} published claims: {summary}.</p>\n<div class=\"scroll\">\
          <table class=\"claims\">\n<thead><tr><th scope=\"col\">claim</th><th scope=\"col\">source</th>\
-         <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">tolerance</th>\
+         <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">95% interval</th>\
+         <th scope=\"col\">runs</th><th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
          <th scope=\"col\">verdict</th></tr></thead>\n<tbody>\n",
         claims.len()
     );
     for claim in claims {
-        let class = if claim.holds { "holds" } else { "missed" };
-        let verdict = if claim.holds { "holds" } else { "missed" };
-        let [text, source, paper, measured, tolerance] = &claim.cells;
+        let [text, source, paper, measured, interval, runs, per_seed, tolerance, verdict] = &claim.cells;
         let _ = writeln!(
             html,
-            "<tr class=\"{class}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td><td class=\"verdict\">{verdict}</td></tr>",
+            "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
+             <td class=\"number\">{}</td><td class=\"number\">{}</td><td>{}</td><td class=\"number\">{}</td>\
+             <td class=\"verdict\">{}</td></tr>",
+            claim.class,
             escape(text),
             escape(source),
             escape(paper),
             escape(measured),
-            escape(tolerance)
+            escape(interval),
+            escape(runs),
+            escape(per_seed),
+            escape(tolerance),
+            escape(verdict)
         );
     }
-    html.push_str("</tbody>\n</table></div>\n</section>\n");
+    let _ = write!(
+        html,
+        "</tbody>\n</table></div>\n<p class=\"note\">{}</p>\n</section>\n",
+        escape(crate::claims::INTERVAL_NOTE)
+    );
 }
 
 fn table_section(html: &mut String, table: &HtmlTable) {
@@ -295,11 +329,12 @@ fn provenance_section(html: &mut String, page: &Page<'_>) {
 pub fn experiment_page(page: &Page<'_>) -> String {
     let name = escape(page.name);
     let description = page.description.trim();
-    let held = page.claims.iter().filter(|claim| claim.holds).count();
+    let [held, missed, inconclusive, unreachable] = verdict_counts(&page.claims);
     let mut html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{name} - schedlab</title>\n\
          <meta name=\"description\" content=\"{}\">\n<meta name=\"schedlab-claims\" content=\"{held} of {}\">\n\
+         <meta name=\"schedlab-verdicts\" content=\"{held} {missed} {inconclusive} {unreachable}\">\n\
          <style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the results</a>\n\
          <header>\n<h1>{name}</h1>\n<p class=\"description\">{}</p>\n</header>\n\
          <nav aria-label=\"Sections\"><ul>\n",
@@ -376,7 +411,7 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
         path: path.display().to_string(),
         message: error.to_string(),
     };
-    let mut experiments: Vec<(String, String, String)> = Vec::new();
+    let mut experiments: Vec<(String, String, String, String)> = Vec::new();
     for entry in std::fs::read_dir(results_dir).map_err(|error| io(results_dir, error))? {
         let path = entry.map_err(|error| io(results_dir, error))?.path();
         let page_path = path.join("index.html");
@@ -384,8 +419,9 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
         let Ok(page) = std::fs::read_to_string(&page_path) else { continue };
         // Escaped text stays escaped: it goes back into the same kind of place.
         let claims = meta(&page, "schedlab-claims").unwrap_or_default();
+        let verdicts = meta(&page, "schedlab-verdicts").unwrap_or_default();
         let description = first_sentence(&meta(&page, "description").unwrap_or_default());
-        experiments.push((name.to_string(), description, claims));
+        experiments.push((name.to_string(), description, claims, verdicts));
     }
     experiments.sort();
     let mut html = format!(
@@ -396,10 +432,14 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
          </header>\n<main id=\"main\">\n<div class=\"scroll\"><table class=\"sortable\" id=\"experiments\">\n\
          <thead><tr><th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"0\">experiment</button></th>\
          <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"1\">claims that hold</button></th>\
+         <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"2\">missed</button></th>\
+         <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"3\">inconclusive</button></th>\
+         <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"4\">unreachable here</button></th>\
          <th scope=\"col\">description</th></tr></thead>\n<tbody>\n",
         experiments.len()
     );
-    for (name, description, claims) in &experiments {
+    let mut totals = [0usize; 4];
+    for (name, description, claims, verdicts) in &experiments {
         let name = escape(name);
         // "3 of 4": sorted by the share that holds; experiments without claims last.
         let (cell, share) = match claims.split_once(" of ") {
@@ -409,12 +449,31 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
             }
             _ => ("no claims".to_string(), String::new()),
         };
+        // "held missed inconclusive unreachable", each counted in its own column.
+        let counts: Vec<usize> = verdicts.split(' ').filter_map(|count| count.parse().ok()).collect();
+        let others: String = match counts.as_slice() {
+            [_, missed, inconclusive, unreachable] => {
+                for (total, count) in totals.iter_mut().zip(&counts) {
+                    *total += count;
+                }
+                [missed, inconclusive, unreachable]
+                    .iter()
+                    .map(|count| format!("<td class=\"number\" data-sort=\"{count}\">{count}</td>"))
+                    .collect()
+            }
+            _ => "<td></td><td></td><td></td>".to_string(),
+        };
         let _ = writeln!(
             html,
-            "<tr><th scope=\"row\"><a href=\"{name}/index.html\">{name}</a></th><td class=\"number\"{share}>{cell}</td><td>{description}</td></tr>"
+            "<tr><th scope=\"row\"><a href=\"{name}/index.html\">{name}</a></th><td class=\"number\"{share}>{cell}</td>{others}<td>{description}</td></tr>"
         );
     }
-    let _ = write!(html, "</tbody>\n</table></div>\n</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
+    let _ = write!(
+        html,
+        "</tbody>\n</table></div>\n<p class=\"summary\" id=\"verdict-totals\">All claims: {}.</p>\n",
+        crate::claims::counts_text(totals)
+    );
+    let _ = write!(html, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
     crate::store::write_atomically(&results_dir.join("index.html"), html.as_bytes())
 }
 

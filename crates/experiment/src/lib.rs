@@ -19,6 +19,7 @@
 pub mod axis;
 pub mod claims;
 pub mod html;
+pub mod interval;
 pub mod lock;
 pub mod manifest;
 pub mod metric;

@@ -207,6 +207,7 @@ pub fn write_all(
     if !report.claims.is_empty() {
         let markdown = crate::claims::markdown(&claims);
         write(&mut files, "claims.md".into(), markdown.as_bytes())?;
+        write(&mut files, "claims.csv".into(), &crate::claims::csv(&claims))?;
         readme.push_str(&format!("## Claims\n\n{markdown}\n"));
     }
     let plots = crate::plots::render(store, experiment, outcomes)?;
@@ -225,7 +226,10 @@ pub fn write_all(
         description: &report.description,
         claims: claims
             .iter()
-            .map(|result| html::HtmlClaim { cells: crate::claims::cells(result), holds: result.holds })
+            .map(|result| html::HtmlClaim {
+                cells: crate::claims::cells(result),
+                class: html::verdict_class(&result.verdict),
+            })
             .collect(),
         tables: report.tables.iter().map(|table| table_html(experiment, table, outcomes)).collect(),
         plots,

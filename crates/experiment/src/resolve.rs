@@ -113,6 +113,25 @@ pub struct Claim {
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
     pub tolerance: f64,
+    /// Reference policies that bound what can be reached (see [`crate::interval::with_bound`]).
+    pub bounds: Vec<String>,
+}
+
+impl Claim {
+    /// The same claim about `policy` in place of the policy under test (a ratio's numerator).
+    pub fn with_policy(&self, policy: &str) -> Claim {
+        let target = match &self.target {
+            ClaimTarget::Policy(_) => ClaimTarget::Policy(policy.to_string()),
+            ClaimTarget::Ratio(_, b) => ClaimTarget::Ratio(policy.to_string(), b.clone()),
+            ClaimTarget::BestRatio { against, best, points, .. } => ClaimTarget::BestRatio {
+                policy: policy.to_string(),
+                against: against.clone(),
+                best: *best,
+                points: points.clone(),
+            },
+        };
+        Claim { target, bounds: Vec::new(), ..self.clone() }
+    }
 }
 
 /// What to report, checked: tables, plots and claims.
@@ -524,6 +543,7 @@ fn resolve_claim(
         ClaimTarget::Ratio(a, b) => vec![a, b],
         ClaimTarget::BestRatio { policy, against, .. } => std::iter::once(policy).chain(against).collect(),
     };
+    let named: Vec<&String> = named.into_iter().chain(&claim.bounds).collect();
     if let Some(name) = named.into_iter().find(|name| !in_policies(name)) {
         return Err(format!("{what}: policy '{name}' is not in policies"));
     }
@@ -550,6 +570,7 @@ fn resolve_claim(
         at,
         expected: claim.expected,
         tolerance: claim.tolerance,
+        bounds: claim.bounds.clone(),
     })
 }
 

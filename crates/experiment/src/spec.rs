@@ -385,6 +385,11 @@ pub struct ClaimSpec {
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
     pub tolerance: f64,
+    /// Reference policies that bound what can be reached (oracles, say), each put in place of
+    /// the policy under test: when even the closest of them misses the published value wholly,
+    /// the verdict is "unreachable here".
+    #[serde(default)]
+    pub bounds: Vec<String>,
 }
 
 /// A claim's best case over several baselines and sweep points.

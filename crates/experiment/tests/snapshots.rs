@@ -12,6 +12,11 @@ fn check(name: &str) -> std::path::PathBuf {
         let markdown = std::fs::read_to_string(dir.join(experiment.name()).join(format!("{}.md", table.name))).unwrap();
         insta::assert_snapshot!(format!("{name}-{}", table.name), markdown);
     }
+    // One line a claim: a changed value, interval or verdict is its own line of the diff.
+    if !experiment.report.claims.is_empty() {
+        let markdown = std::fs::read_to_string(dir.join(experiment.name()).join("claims.md")).unwrap();
+        insta::assert_snapshot!(format!("{name}-claims"), markdown);
+    }
     dir.join(experiment.name())
 }
 
