@@ -121,7 +121,7 @@ fn write_claims_across(
     let table = schedlab_experiment::claims::across_markdown(&across);
     let members: Vec<&str> = claims.iter().map(|(experiment, _)| experiment.as_str()).collect();
     let text = format!(
-        "# {name}: claims across experiments\n\nBest-case (\"up to\") claims that several experiments of `schedlab reproduce {name}` check ({}), each judged on its best case across them; every experiment's own verdicts are in its claims.md.\n\n{table}",
+        "**{name}: claims across experiments.** Best-case (\"up to\") claims that several experiments of `schedlab reproduce {name}` check ({}), each judged on its best case across them; every experiment's own verdicts are in its claims.md.\n\n{table}",
         members.join(", ")
     );
     let path = flags.results.join(format!("{name}-claims.md"));
@@ -290,7 +290,7 @@ fn summarize(
                 let interval = claim.estimate.and_then(|estimate| estimate.interval);
                 serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured,
                     "lower": interval.map(|interval| interval.0), "upper": interval.map(|interval| interval.1),
-                    "n_runs": claim.estimate.map_or(0, |estimate| estimate.n), "n_seeds": claim.per_seed.len(),
+                    "n_units": claim.estimate.map_or(0, |estimate| estimate.n), "unit": claim.unit.plural(), "n_seeds": claim.per_seed.len(),
                     "verdict": claim.verdict.name(), "holds": claim.holds, "best_case": claim.best_case})
             })
             .collect();

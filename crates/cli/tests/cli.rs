@@ -531,7 +531,7 @@ fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
     let csv = std::fs::read_to_string(dir.join("results/fam-claims.csv")).unwrap();
     let fields: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     let (lower, upper): (f64, f64) = (fields[6].parse().unwrap(), fields[7].parse().unwrap());
-    assert_eq!((fields[8], lower <= best && best <= upper), ("3", true), "{csv}");
+    assert_eq!((fields[8], fields[9], lower <= best && best <= upper), ("3", "seeds", true), "{csv}");
     let verdict = if lower >= 0.35 && upper <= 1.05 {
         "| holds |"
     } else if upper < 0.35 || lower > 1.05 {
@@ -539,7 +539,7 @@ fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
     } else {
         "inconclusive"
     };
-    assert!(row.contains(verdict) && fields[10] == verdict.trim_matches(['|', ' ']).to_lowercase(), "{row}\n{csv}");
+    assert!(row.contains(verdict) && fields[11] == verdict.trim_matches(['|', ' ']).to_lowercase(), "{row}\n{csv}");
     // One spec alone makes no table.
     let output = schedlab().current_dir(&dir).args(["reproduce", "fam-light", "--quiet"]).output().unwrap();
     assert!(output.status.success(), "{}", text(&output).1);

@@ -18,6 +18,8 @@ pub struct ClaimResult {
     pub measured: Option<f64>,
     /// The measured value with its interval and number of replicates.
     pub estimate: Option<Estimate>,
+    /// What the interval's independent units are.
+    pub unit: Unit,
     /// The value of each seed (over the workloads a sample axis draws), in seed order.
     pub per_seed: Vec<(u64, f64)>,
     /// The reference policies' estimates (the claim's `bounds` that were measured).
@@ -59,24 +61,78 @@ fn replicates(
         .collect()
 }
 
+/// What a claim's interval counts as independent: each seed, or, when the runs span a sample
+/// axis (`trace_index`, `episode`), each workload it draws, with the runs of its seeds averaged
+/// (seeds that share a workload are not independent draws of it: RLTune's baselines, say, run
+/// each episode identically under every seed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Each seed (its workload and its run).
+    Seed,
+    /// Each workload of a sample axis.
+    Workload,
+}
+
+impl Unit {
+    /// The unit's name in the plural, as tables write it.
+    pub fn plural(self) -> &'static str {
+        match self {
+            Unit::Seed => "seeds",
+            Unit::Workload => "workloads",
+        }
+    }
+}
+
+/// One paired run: its seed, the sample-axis values it was drawn at (empty without one), and
+/// the two sides' values (the denominator 1 for a single policy).
+type Pair = (u64, Vec<(String, f64)>, f64, f64);
+
 /// Paired numerators and denominators: the replicates both sides ran (all of them, in an
 /// experiment whose runs are complete), in the numerator's order; `None` for the denominator
 /// gives a single policy's values over 1.
-fn paired(numerator: &[(Replicate, f64)], denominator: Option<&[(Replicate, f64)]>) -> Vec<(u64, f64, f64)> {
+fn paired(numerator: &[(Replicate, f64)], denominator: Option<&[(Replicate, f64)]>) -> Vec<Pair> {
+    let sample = |point: &[(String, f64)]| -> Vec<(String, f64)> {
+        point
+            .iter()
+            .filter(|(name, _)| name.parse::<crate::axis::Axis>().is_ok_and(crate::axis::Axis::is_sample))
+            .cloned()
+            .collect()
+    };
     numerator
         .iter()
-        .filter_map(|(replicate, a)| match denominator {
-            None => Some((replicate.0, *a, 1.0)),
-            Some(denominator) => {
-                denominator.iter().find(|(other, _)| other == replicate).map(|(_, b)| (replicate.0, *a, *b))
-            }
+        .filter_map(|(replicate, a)| {
+            let b = match denominator {
+                None => 1.0,
+                Some(denominator) => denominator.iter().find(|(other, _)| other == replicate).map(|(_, b)| *b)?,
+            };
+            Some((replicate.0, sample(&replicate.1), *a, b))
         })
         .collect()
 }
 
-/// The estimate of paired values, and each seed's own ratio of means.
-fn estimate_of(pairs: &[(u64, f64, f64)]) -> (Option<Estimate>, Vec<(u64, f64)>) {
-    let (a, b): (Vec<f64>, Vec<f64>) = pairs.iter().map(|&(_, a, b)| (a, b)).unzip();
+/// One unit's sums so far: its seed, sample-axis values, the two sides' sums and its runs.
+type UnitSums<'a> = (u64, &'a [(String, f64)], f64, f64, usize);
+
+/// The estimate over independent units ([`Unit`]), and each seed's own ratio of means.
+fn estimate_of(pairs: &[Pair]) -> (Option<Estimate>, Unit, Vec<(u64, f64)>) {
+    let unit = if pairs.iter().any(|pair| !pair.1.is_empty()) { Unit::Workload } else { Unit::Seed };
+    // Units in the order they first appear, each the mean of its runs.
+    let mut units: Vec<UnitSums> = Vec::new();
+    for (seed, sample, a, b) in pairs {
+        let same = |known: &UnitSums| match unit {
+            Unit::Seed => known.0 == *seed,
+            Unit::Workload => known.1 == sample.as_slice(),
+        };
+        match units.iter_mut().find(|known| same(known)) {
+            Some(known) => {
+                known.2 += a;
+                known.3 += b;
+                known.4 += 1;
+            }
+            None => units.push((*seed, sample, *a, *b, 1)),
+        }
+    }
+    let (a, b): (Vec<f64>, Vec<f64>) = units.iter().map(|&(_, _, a, b, n)| (a / n as f64, b / n as f64)).unzip();
     let mut seeds: Vec<u64> = pairs.iter().map(|pair| pair.0).collect();
     seeds.sort_unstable();
     seeds.dedup();
@@ -84,40 +140,41 @@ fn estimate_of(pairs: &[(u64, f64, f64)]) -> (Option<Estimate>, Vec<(u64, f64)>)
         .into_iter()
         .filter_map(|seed| {
             let (a, b): (Vec<f64>, Vec<f64>) =
-                pairs.iter().filter(|pair| pair.0 == seed).map(|&(_, a, b)| (a, b)).unzip();
+                pairs.iter().filter(|pair| pair.0 == seed).map(|&(_, _, a, b)| (a, b)).unzip();
             Estimate::ratio(&a, &b).map(|estimate| (seed, estimate.value))
         })
         .collect();
-    (Estimate::ratio(&a, &b), per_seed)
+    (Estimate::ratio(&a, &b), unit, per_seed)
 }
 
-/// A claim's estimate, per-seed values and, for a best-case claim, where its best case was.
-type Measured = (Option<Estimate>, Vec<(u64, f64)>, Option<String>);
+/// A claim's estimate, its unit, per-seed values and, for a best-case claim, where its best
+/// case was.
+type Measured = (Option<Estimate>, Unit, Vec<(u64, f64)>, Option<String>);
 
-/// A best case found so far: its estimate, per-seed values and where it was.
-type BestCase = (Estimate, Vec<(u64, f64)>, String);
+/// A best case found so far: its estimate, unit, per-seed values and where it was.
+type BestCase = (Estimate, Unit, Vec<(u64, f64)>, String);
 
 /// Measures one claim (without judging it).
 fn measure(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim) -> Measured {
     let of = |policy: &str, point: &[(crate::axis::Axis, f64)]| replicates(experiment, outcomes, claim, policy, point);
     match &claim.target {
         ClaimTarget::Policy(policy) => {
-            let (estimate, per_seed) = estimate_of(&paired(&of(policy, &[]), None));
-            (estimate, per_seed, None)
+            let (estimate, unit, per_seed) = estimate_of(&paired(&of(policy, &[]), None));
+            (estimate, unit, per_seed, None)
         }
         ClaimTarget::Ratio(a, b) => {
-            let (estimate, per_seed) = estimate_of(&paired(&of(a, &[]), Some(&of(b, &[]))));
-            (estimate, per_seed, None)
+            let (estimate, unit, per_seed) = estimate_of(&paired(&of(a, &[]), Some(&of(b, &[]))));
+            (estimate, unit, per_seed, None)
         }
         ClaimTarget::BestRatio { policy, against, best, points } => {
             let mut found: Option<BestCase> = None;
             for point in points {
                 let numerator = of(policy, point);
                 for baseline in against {
-                    let (Some(estimate), per_seed) = estimate_of(&paired(&numerator, Some(&of(baseline, point))))
+                    let (Some(estimate), unit, per_seed) = estimate_of(&paired(&numerator, Some(&of(baseline, point))))
                     else {
                         // A claim never rests on part of its range.
-                        return (None, Vec::new(), None);
+                        return (None, Unit::Seed, Vec::new(), None);
                     };
                     let better = match (&found, best) {
                         (None, _) => true,
@@ -127,13 +184,13 @@ fn measure(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim) -> M
                     if better && !estimate.value.is_nan() {
                         let at: Vec<String> = point.iter().map(|(axis, value)| format!("{axis}={value}")).collect();
                         let place = if at.is_empty() { String::new() } else { format!(" at {}", at.join(", ")) };
-                        found = Some((estimate, per_seed, format!("vs {baseline}{place}")));
+                        found = Some((estimate, unit, per_seed, format!("vs {baseline}{place}")));
                     }
                 }
             }
             match found {
-                Some((estimate, per_seed, place)) => (Some(estimate), per_seed, Some(place)),
-                None => (None, Vec::new(), None),
+                Some((estimate, unit, per_seed, place)) => (Some(estimate), unit, per_seed, Some(place)),
+                None => (None, Unit::Seed, Vec::new(), None),
             }
         }
     }
@@ -156,7 +213,7 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<ClaimRe
         .claims
         .iter()
         .map(|claim| {
-            let (estimate, per_seed, best_case) = measure(experiment, outcomes, claim);
+            let (estimate, unit, per_seed, best_case) = measure(experiment, outcomes, claim);
             let bounds: Vec<(String, Estimate)> = claim
                 .bounds
                 .iter()
@@ -169,6 +226,7 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome]) -> Vec<ClaimRe
                 claim: claim.clone(),
                 measured: estimate.map(|estimate| estimate.value),
                 estimate,
+                unit,
                 per_seed,
                 holds: verdict == Verdict::Holds,
                 bounds,
@@ -192,45 +250,42 @@ fn show_interval(estimate: Option<&Estimate>) -> String {
     }
 }
 
-/// How a claim's replicates show: runs, and seeds when the runs also span workloads.
+/// How a claim's units show: seeds, or workloads with the seeds each ran under.
 fn show_runs(result: &ClaimResult) -> String {
-    let runs = result.estimate.map_or(0, |estimate| estimate.n);
-    let seeds = result.per_seed.len();
-    if seeds == runs { format!("{runs}") } else { format!("{runs} ({seeds} seeds)") }
+    let units = result.estimate.map_or(0, |estimate| estimate.n);
+    match result.unit {
+        Unit::Seed => format!("{units} seeds"),
+        Unit::Workload => format!("{units} workloads x {} seeds", result.per_seed.len()),
+    }
 }
 
-/// A verdict as claim tables show it: misses in capitals, with what would settle an
-/// inconclusive one and the bound that makes a claim unreachable.
-pub fn verdict_text(verdict: &Verdict, runs_per_seed: f64) -> String {
+/// A verdict as claim tables show it: misses in capitals, with how many units (seeds or
+/// workloads) would settle an inconclusive one (`units` measured so far) and the bound that
+/// makes a claim unreachable.
+pub fn verdict_text(verdict: &Verdict, unit: Unit, units: usize) -> String {
     match verdict {
         Verdict::Holds => "holds".to_string(),
         Verdict::Missed => "MISSED".to_string(),
-        Verdict::Inconclusive { replicates_needed: Some(runs) } => {
-            let seeds = (*runs as f64 / runs_per_seed).ceil();
-            if runs_per_seed > 1.0 {
-                format!("inconclusive (about {runs} runs, {seeds} seeds, would settle it)")
-            } else {
-                format!("inconclusive (about {runs} seeds would settle it)")
-            }
+        Verdict::Inconclusive { replicates_needed: Some(units) } => {
+            format!("inconclusive (about {units} {} would settle it)", unit.plural())
         }
-        Verdict::Inconclusive { replicates_needed: None } => {
-            "inconclusive (no number of seeds settles it at this spread)".to_string()
+        Verdict::Inconclusive { replicates_needed: None } if units < 2 => {
+            format!("inconclusive (one of the {} alone gives no interval)", unit.plural())
         }
+        Verdict::Inconclusive { replicates_needed: None } => format!(
+            "inconclusive (it lies at the band's edge: more than {} {} would be needed)",
+            crate::interval::MAX_REPLICATES,
+            unit.plural()
+        ),
         Verdict::Unreachable { policy, bound } => {
             format!("UNREACHABLE HERE (closest bound: {policy} {} {})", show(bound.value), show_interval(Some(bound)))
         }
     }
 }
 
-/// Runs per seed of a result (the workloads a sample axis draws), at least 1.
-fn runs_per_seed(result: &ClaimResult) -> f64 {
-    let runs = result.estimate.map_or(0, |estimate| estimate.n) as f64;
-    (runs / result.per_seed.len().max(1) as f64).max(1.0)
-}
-
 /// A claim's cells as reports show them: the claim (with what it measures), its source, the
 /// paper's value, the measured value (with the best case for best-of claims), its 95% interval,
-/// the runs it rests on, the per-seed values (up to ten seeds), the tolerance and the verdict.
+/// the units it rests on, the per-seed values (up to ten seeds), the tolerance and the verdict.
 pub fn cells(result: &ClaimResult) -> [String; 9] {
     let claim = &result.claim;
     let what = match &claim.target {
@@ -262,14 +317,14 @@ pub fn cells(result: &ClaimResult) -> [String; 9] {
         show_runs(result),
         per_seed,
         format!("{:.0}%", claim.tolerance * 100.0),
-        verdict_text(&result.verdict, runs_per_seed(result)),
+        verdict_text(&result.verdict, result.unit, result.estimate.map_or(0, |estimate| estimate.n)),
     ]
 }
 
 /// A Markdown table of verdicts; misses are shown, not hidden.
 pub fn markdown(results: &[ClaimResult]) -> String {
     let mut text = String::from(
-        "| claim | source | paper | measured | 95% interval | runs | per seed | tolerance | verdict |\n\
+        "| claim | source | paper | measured | 95% interval | units | per seed | tolerance | verdict |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
     for result in results {
@@ -280,8 +335,9 @@ pub fn markdown(results: &[ClaimResult]) -> String {
 }
 
 /// How claim tables say their intervals were made.
-pub const INTERVAL_NOTE: &str = "Intervals: 95% Student-t intervals over the runs (seeds, and the workloads a sample axis \
-draws), a ratio's two policies paired run by run (the linearised interval of a ratio of means). A verdict holds when the \
+pub const INTERVAL_NOTE: &str = "Intervals: 95% Student-t intervals over independent units, each seed or, where the runs \
+span a sample axis, each workload it draws (its seeds' runs averaged), a ratio's two policies paired unit by unit (the \
+linearised interval of a ratio of means). A verdict holds when the \
 whole interval lies inside the tolerance band, is missed when it lies wholly outside, and is inconclusive when it straddles \
 an edge; unreachable here when even the closest reference policy (`bounds`) misses the band wholly.";
 
@@ -300,10 +356,11 @@ pub fn csv(results: &[ClaimResult]) -> Vec<u8> {
             "measured",
             "lower",
             "upper",
-            "n_runs",
+            "n_units",
+            "unit",
             "n_seeds",
             "verdict",
-            "runs_needed",
+            "units_needed",
             "bound_policy",
             "bound_value",
             "bound_lower",
@@ -334,6 +391,7 @@ pub fn csv(results: &[ClaimResult]) -> Vec<u8> {
                 number(interval.map(|interval| interval.0)),
                 number(interval.map(|interval| interval.1)),
                 result.estimate.map_or(0, |estimate| estimate.n).to_string(),
+                result.unit.plural().to_string(),
                 result.per_seed.len().to_string(),
                 result.verdict.name().to_string(),
                 needed.unwrap_or_default(),
@@ -375,13 +433,15 @@ pub fn counts_text(counts: [usize; 4]) -> String {
 pub struct AcrossResult {
     /// The claim as the first experiment states it.
     pub claim: Claim,
-    /// Each experiment's name, estimate and best case.
-    pub per_experiment: Vec<(String, Option<Estimate>, Option<String>)>,
+    /// Each experiment's name, estimate, best case and unit.
+    pub per_experiment: Vec<(String, Option<Estimate>, Option<String>, Unit)>,
     /// The best measured value across the experiments; `None` if any is missing (a claim never
     /// rests on part of its range).
     pub measured: Option<f64>,
     /// Its estimate, with the interval of the experiment where it was measured.
     pub estimate: Option<Estimate>,
+    /// That experiment's unit.
+    pub unit: Unit,
     /// The experiment where it was measured.
     pub best_in: Option<String>,
     /// The reference policies' estimates in every experiment (`experiment: policy`).
@@ -411,7 +471,7 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
     for (name, results) in experiments {
         for result in results {
             let Some(this) = key(&result.claim) else { continue };
-            let entry = (name.clone(), result.estimate, result.best_case.clone());
+            let entry = (name.clone(), result.estimate, result.best_case.clone(), result.unit);
             let bounds = result.bounds.iter().map(|(policy, estimate)| (format!("{name}: {policy}"), *estimate));
             match groups.iter_mut().find(|(known, _)| *known == this) {
                 Some((_, group)) => {
@@ -424,6 +484,7 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
                         per_experiment: vec![entry],
                         measured: None,
                         estimate: None,
+                        unit: Unit::Seed,
                         best_in: None,
                         bounds: bounds.collect(),
                         verdict: Verdict::Missed,
@@ -439,16 +500,17 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
         .filter(|(_, group)| group.per_experiment.len() >= 2)
         .map(|(key, mut group)| {
             let best = key.5;
-            if group.per_experiment.iter().all(|(_, estimate, _)| estimate.is_some()) {
+            if group.per_experiment.iter().all(|(_, estimate, ..)| estimate.is_some()) {
                 let better = |a: f64, b: f64| match best {
                     Best::Min => a < b,
                     Best::Max => a > b,
                 };
-                for (name, estimate, _) in &group.per_experiment {
+                for (name, estimate, _, unit) in &group.per_experiment {
                     let estimate = estimate.expect("checked above");
                     if group.measured.is_none_or(|found| better(estimate.value, found)) {
                         group.measured = Some(estimate.value);
                         group.estimate = Some(estimate);
+                        group.unit = *unit;
                         group.best_in = Some(name.clone());
                     }
                 }
@@ -464,7 +526,7 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
 /// then the best of them.
 pub fn across_markdown(results: &[AcrossResult]) -> String {
     let mut text = String::from(
-        "| claim | source | paper | measured in each experiment | best | 95% interval | runs | tolerance | verdict |\n\
+        "| claim | source | paper | measured in each experiment | best | 95% interval | units | tolerance | verdict |\n\
          |---|---|---|---|---|---|---|---|---|\n",
     );
     for result in results {
@@ -472,7 +534,7 @@ pub fn across_markdown(results: &[AcrossResult]) -> String {
         let each: Vec<String> = result
             .per_experiment
             .iter()
-            .map(|(name, estimate, place)| {
+            .map(|(name, estimate, place, _)| {
                 let value = estimate.map_or("no matching run".to_string(), |estimate| {
                     format!("{} {}", show(estimate.value), show_interval(Some(&estimate)))
                 });
@@ -486,7 +548,8 @@ pub fn across_markdown(results: &[AcrossResult]) -> String {
             (Some(value), Some(name)) => format!("{} ({name})", show(*value)),
             _ => "incomplete".to_string(),
         };
-        let runs = result.estimate.map_or("-".to_string(), |estimate| estimate.n.to_string());
+        let runs =
+            result.estimate.map_or("-".to_string(), |estimate| format!("{} {}", estimate.n, result.unit.plural()));
         text.push_str(&format!(
             "| {} | {} | {} | {} | {best} | {} | {runs} | {:.0}% | {} |\n",
             claim.text,
@@ -495,7 +558,7 @@ pub fn across_markdown(results: &[AcrossResult]) -> String {
             each.join("; "),
             show_interval(result.estimate.as_ref()),
             claim.tolerance * 100.0,
-            verdict_text(&result.verdict, 1.0)
+            verdict_text(&result.verdict, result.unit, result.estimate.map_or(0, |estimate| estimate.n))
         ));
     }
     text.push_str(&format!("\n{INTERVAL_NOTE}\n"));
@@ -515,10 +578,11 @@ pub fn across_csv(results: &[AcrossResult]) -> Vec<u8> {
             "measured",
             "lower",
             "upper",
-            "n_runs",
+            "n_units",
+            "unit",
             "best_in",
             "verdict",
-            "runs_needed",
+            "units_needed",
             "bound_policy",
             "bound_value",
         ])
@@ -543,6 +607,7 @@ pub fn across_csv(results: &[AcrossResult]) -> Vec<u8> {
                 number(interval.map(|interval| interval.0)),
                 number(interval.map(|interval| interval.1)),
                 result.estimate.map_or(0, |estimate| estimate.n).to_string(),
+                result.unit.plural().to_string(),
                 result.best_in.clone().unwrap_or_default(),
                 result.verdict.name().to_string(),
                 needed.unwrap_or_default(),
@@ -578,6 +643,7 @@ mod tests {
             claim,
             measured: measured.map(|estimate| estimate.value),
             estimate: measured,
+            unit: Unit::Seed,
             per_seed: Vec::new(),
             bounds: Vec::new(),
             verdict: Verdict::Missed,
@@ -616,7 +682,7 @@ mod tests {
         assert!(
             table.contains(
                 "| philly: 0.930 [0.880, 0.980] (vs fcfs); helios: 0.440 [0.435, 0.445] (vs sjf) | 0.440 (helios) \
-                 | [0.435, 0.445] | 3 | 50% | holds |"
+                 | [0.435, 0.445] | 3 seeds | 50% | holds |"
             ),
             "{table}"
         );

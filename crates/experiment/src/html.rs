@@ -44,7 +44,7 @@ pub struct HtmlTable {
 /// One published claim as the page shows it.
 #[derive(Clone, Debug)]
 pub struct HtmlClaim {
-    /// The claim's cells: claim, source, paper, measured, 95% interval, runs, per seed,
+    /// The claim's cells: claim, source, paper, measured, 95% interval, units, per seed,
     /// tolerance, verdict ([`crate::claims::cells`]).
     pub cells: [String; 9],
     /// The verdict's class: `holds`, `missed`, `inconclusive` or `unreachable`.
@@ -186,12 +186,12 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
          <p class=\"summary\">{} published claims: {summary}.</p>\n<div class=\"scroll\">\
          <table class=\"claims\">\n<thead><tr><th scope=\"col\">claim</th><th scope=\"col\">source</th>\
          <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">95% interval</th>\
-         <th scope=\"col\">runs</th><th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
+         <th scope=\"col\">units</th><th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
          <th scope=\"col\">verdict</th></tr></thead>\n<tbody>\n",
         claims.len()
     );
     for claim in claims {
-        let [text, source, paper, measured, interval, runs, per_seed, tolerance, verdict] = &claim.cells;
+        let [text, source, paper, measured, interval, units, per_seed, tolerance, verdict] = &claim.cells;
         let _ = writeln!(
             html,
             "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
@@ -203,7 +203,7 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
             escape(paper),
             escape(measured),
             escape(interval),
-            escape(runs),
+            escape(units),
             escape(per_seed),
             escape(tolerance),
             escape(verdict)

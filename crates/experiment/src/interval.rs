@@ -1,9 +1,10 @@
 //! How sure a claim's measured value is: a 95% confidence interval over replicate runs, and the
 //! verdict it supports.
 //!
-//! A claim's value is a ratio of means, `R = mean(a) / mean(b)`, over `n` replicates (the runs
-//! of each seed and of each workload a sample axis draws, paired between the two policies of a
-//! ratio claim, which run on the same workload); a single policy's value has `b = 1`. The
+//! A claim's value is a ratio of means, `R = mean(a) / mean(b)`, over `n` independent units
+//! (each seed, or each workload a sample axis draws with its seeds' runs averaged:
+//! `claims::Unit`), paired between the two policies of a ratio claim, which run on the same
+//! workload; a single policy's value has `b = 1`. The
 //! interval is the linearised (delta-method) Student-t interval of a ratio estimator:
 //! with residuals `d_i = a_i - R b_i`, its half-width is `t(0.975, n - 1) s_d / (sqrt(n) |mean(b)|)`.
 //! For one policy that is the usual t-interval of a mean; for a ratio, pairing seed by seed lets

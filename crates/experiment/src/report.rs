@@ -10,6 +10,7 @@ use crate::metric::Metric;
 use crate::resolve::{Experiment, Layout, Table};
 use crate::store::{RunOutcome, Store};
 use crate::values::{outcome_metric, parameter, parameter_values};
+use std::path::{Path, PathBuf};
 
 /// How a table cell aggregates runs, as the Markdown and HTML tables say it.
 const AGGREGATION: &str = "mean over seeds and other sweep points, [min-max] when they differ";
@@ -239,4 +240,120 @@ pub fn write_all(
     };
     write(&mut files, "index.html".into(), html::experiment_page(&page).as_bytes())?;
     Ok(Written { claims, files, tables })
+}
+
+/// Writes `claims.md` and `claims.csv` at the top of `results_dir`: every experiment's claims
+/// (from the `claims.csv` of each experiment folder there), one row a claim with its interval
+/// and verdict, and the count of each verdict. The README quotes the Markdown.
+pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
+    /// The columns the summary reads, in this order.
+    const COLUMNS: [&str; 13] = [
+        "claim",
+        "expected",
+        "tolerance",
+        "measured",
+        "lower",
+        "upper",
+        "n_units",
+        "unit",
+        "verdict",
+        "units_needed",
+        "bound_policy",
+        "bound_value",
+        "best_case",
+    ];
+    let io = |path: &Path, message: String| ExperimentError::Io { path: path.display().to_string(), message };
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(results_dir)
+        .map_err(|error| io(results_dir, error.to_string()))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.join("claims.csv").is_file())
+        .collect();
+    folders.sort();
+    // Each claim's experiment, its summary fields (COLUMNS) and its whole record.
+    let mut rows: Vec<(String, Vec<String>, csv::StringRecord)> = Vec::new();
+    let mut header: Option<csv::StringRecord> = None;
+    let mut older = Vec::new();
+    for folder in &folders {
+        let path = folder.join("claims.csv");
+        let name = folder.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut reader = csv::Reader::from_path(&path).map_err(|error| io(&path, error.to_string()))?;
+        let own = reader.headers().map_err(|error| io(&path, error.to_string()))?.clone();
+        let Some(positions) =
+            COLUMNS.iter().map(|column| own.iter().position(|field| field == *column)).collect::<Option<Vec<usize>>>()
+        else {
+            // Written by an older schedlab: listed, not read; a rerun of the experiment rewrites it.
+            older.push(name);
+            continue;
+        };
+        if header.as_ref().is_some_and(|known| *known != own) {
+            older.push(name);
+            continue;
+        }
+        header.get_or_insert(own);
+        for record in reader.records() {
+            let record = record.map_err(|error| io(&path, error.to_string()))?;
+            let fields = positions.iter().map(|&position| record[position].to_string()).collect();
+            rows.push((name.clone(), fields, record));
+        }
+    }
+    let Some(header) = header else { return Ok(()) };
+    let short = |text: &str| text.parse::<f64>().map_or(String::new(), |value| format!("{value:.3}"));
+    let mut counts = std::collections::BTreeMap::new();
+    let mut markdown = String::from(
+        "| experiment | claim | paper | measured | 95% interval | units | tolerance | verdict |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut combined = csv::Writer::from_writer(Vec::new());
+    let mut combined_header = vec!["experiment".to_string()];
+    combined_header.extend(header.iter().map(str::to_string));
+    combined.write_record(&combined_header).expect("in-memory CSV");
+    for (name, fields, record) in &rows {
+        let [
+            claim,
+            expected,
+            tolerance,
+            measured,
+            lower,
+            upper,
+            units,
+            unit,
+            verdict,
+            needed,
+            bound,
+            bound_value,
+            best_case,
+        ] = std::array::from_fn(|index| fields[index].as_str());
+        *counts.entry(verdict.to_string()).or_insert(0usize) += 1;
+        let shown = match verdict {
+            "holds" => "holds".to_string(),
+            "missed" => "MISSED".to_string(),
+            "inconclusive" if !needed.is_empty() => format!("inconclusive (about {needed} {unit} would settle it)"),
+            "inconclusive" if units.parse::<usize>().unwrap_or(0) < 2 => "inconclusive (no interval)".to_string(),
+            "inconclusive" => "inconclusive (at the band's edge)".to_string(),
+            _ => format!("UNREACHABLE HERE ({bound} {})", short(bound_value)),
+        };
+        let interval = if lower.is_empty() { "-".to_string() } else { format!("[{}, {}]", short(lower), short(upper)) };
+        let place = if best_case.is_empty() { String::new() } else { format!(" ({best_case})") };
+        let tolerance = tolerance.parse::<f64>().map_or(String::new(), |value| format!("{:.0}%", value * 100.0));
+        markdown.push_str(&format!(
+            "| {name} | {claim} | {expected} | {}{place} | {interval} | {units} {unit} | {tolerance} | {shown} |\n",
+            short(measured),
+        ));
+        let mut line = vec![name.clone()];
+        line.extend(record.iter().map(str::to_string));
+        combined.write_record(&line).expect("in-memory CSV");
+    }
+    let count = |name: &str| counts.get(name).copied().unwrap_or(0);
+    markdown.push_str(&format!(
+        "\n{} claims: {}.\n",
+        rows.len(),
+        crate::claims::counts_text([count("holds"), count("missed"), count("inconclusive"), count("unreachable here")])
+    ));
+    if !older.is_empty() {
+        markdown.push_str(&format!(
+            "\nNot listed: the claims.csv of {} was written by another version of schedlab; rerun to include it.\n",
+            older.join(", ")
+        ));
+    }
+    crate::store::write_atomically(&results_dir.join("claims.md"), markdown.as_bytes())?;
+    crate::store::write_atomically(&results_dir.join("claims.csv"), &combined.into_inner().expect("in-memory CSV"))
 }

@@ -421,6 +421,7 @@ pub fn run_experiment(
     let manifest = identity.manifest(experiment, options, &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
+    report::write_results_claims(&options.results_dir)?;
     Ok(ExperimentResult {
         outcomes,
         claims: written.claims,
@@ -467,6 +468,7 @@ pub fn report_experiment(
     let manifest = identity.manifest(experiment, options, &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
+    report::write_results_claims(&options.results_dir)?;
     Ok(ExperimentResult {
         ran: 0,
         reused: outcomes.len(),

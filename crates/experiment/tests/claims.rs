@@ -26,6 +26,23 @@ fn claims_are_checked_and_misses_reported() {
     let markdown = std::fs::read_to_string(dir.join("small/claims.md")).unwrap();
     assert!(markdown.contains("| misses (avg_jct_hours of las) | test | 1000000 |"), "{markdown}");
     assert!(markdown.contains("MISSED"), "{markdown}");
+    // The results folder's claims.md lists every experiment's claims and counts each verdict.
+    let summary = std::fs::read_to_string(dir.join("claims.md")).unwrap();
+    assert!(summary.contains("| small | misses | 1000000 |"), "{summary}");
+    assert!(summary.ends_with("\n2 claims: 1 hold, 1 missed, 0 inconclusive, 0 unreachable here.\n"), "{summary}");
+    let csv = std::fs::read_to_string(dir.join("claims.csv")).unwrap();
+    assert!(csv.starts_with(
+        "experiment,claim,source,metric,expected,tolerance,measured,lower,upper,n_units,unit,n_seeds,verdict"
+    ));
+    // A claims.csv that another version wrote is named, not read (and nothing panics).
+    std::fs::create_dir_all(dir.join("old")).unwrap();
+    std::fs::write(dir.join("old/claims.csv"), "claim,measured,holds\nx,1,true\n").unwrap();
+    schedlab_experiment::report::write_results_claims(&dir).unwrap();
+    let summary = std::fs::read_to_string(dir.join("claims.md")).unwrap();
+    assert!(
+        summary.contains("2 claims: 1 hold") && summary.contains("Not listed: the claims.csv of old was written"),
+        "{summary}"
+    );
 }
 
 #[test]
