@@ -250,13 +250,9 @@ fn show_interval(estimate: Option<&Estimate>) -> String {
     }
 }
 
-/// How a claim's units show: seeds, or workloads with the seeds each ran under.
+/// How a claim's units show: so many seeds, or so many workloads.
 fn show_runs(result: &ClaimResult) -> String {
-    let units = result.estimate.map_or(0, |estimate| estimate.n);
-    match result.unit {
-        Unit::Seed => format!("{units} seeds"),
-        Unit::Workload => format!("{units} workloads x {} seeds", result.per_seed.len()),
-    }
+    format!("{} {}", result.estimate.map_or(0, |estimate| estimate.n), result.unit.plural())
 }
 
 /// A verdict as claim tables show it: misses in capitals, with how many units (seeds or
@@ -284,9 +280,10 @@ pub fn verdict_text(verdict: &Verdict, unit: Unit, units: usize) -> String {
 }
 
 /// A claim's cells as reports show them: the claim (with what it measures), its source, the
-/// paper's value, the measured value (with the best case for best-of claims), its 95% interval,
-/// the units it rests on, the per-seed values (up to ten seeds), the tolerance and the verdict.
-pub fn cells(result: &ClaimResult) -> [String; 9] {
+/// paper's value, the measured value (with the best case for best-of claims), the lower and
+/// upper ends of its 95% interval, the units it rests on, the number of seeds, the per-seed
+/// values (up to ten seeds), the tolerance and the verdict.
+pub fn cells(result: &ClaimResult) -> [String; 11] {
     let claim = &result.claim;
     let what = match &claim.target {
         ClaimTarget::Policy(policy) => format!("{} of {policy}", claim.metric),
@@ -308,13 +305,17 @@ pub fn cells(result: &ClaimResult) -> [String; 9] {
     } else {
         format!("{} seeds (claims.csv)", result.per_seed.len())
     };
+    let interval = result.estimate.and_then(|estimate| estimate.interval);
+    let bound = |side: fn((f64, f64)) -> f64| interval.map_or("-".to_string(), |interval| show(side(interval)));
     [
         format!("{} ({what})", claim.text),
         claim.source.clone(),
         claim.expected.to_string(),
         measured,
-        show_interval(result.estimate.as_ref()),
+        bound(|interval| interval.0),
+        bound(|interval| interval.1),
         show_runs(result),
+        result.per_seed.len().to_string(),
         per_seed,
         format!("{:.0}%", claim.tolerance * 100.0),
         verdict_text(&result.verdict, result.unit, result.estimate.map_or(0, |estimate| estimate.n)),
@@ -324,8 +325,8 @@ pub fn cells(result: &ClaimResult) -> [String; 9] {
 /// A Markdown table of verdicts; misses are shown, not hidden.
 pub fn markdown(results: &[ClaimResult]) -> String {
     let mut text = String::from(
-        "| claim | source | paper | measured | 95% interval | units | per seed | tolerance | verdict |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+        "| claim | source | paper | measured | lower | upper | units | n_seeds | per seed | tolerance | verdict |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for result in results {
         text.push_str(&format!("| {} |\n", cells(result).join(" | ")));
@@ -526,8 +527,8 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
 /// then the best of them.
 pub fn across_markdown(results: &[AcrossResult]) -> String {
     let mut text = String::from(
-        "| claim | source | paper | measured in each experiment | best | 95% interval | units | tolerance | verdict |\n\
-         |---|---|---|---|---|---|---|---|---|\n",
+        "| claim | source | paper | measured in each experiment | best | lower | upper | units | tolerance | verdict |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     for result in results {
         let claim = &result.claim;
@@ -550,13 +551,15 @@ pub fn across_markdown(results: &[AcrossResult]) -> String {
         };
         let runs =
             result.estimate.map_or("-".to_string(), |estimate| format!("{} {}", estimate.n, result.unit.plural()));
+        let interval = result.estimate.and_then(|estimate| estimate.interval);
+        let (lower, upper) =
+            interval.map_or(("-".to_string(), "-".to_string()), |(lower, upper)| (show(lower), show(upper)));
         text.push_str(&format!(
-            "| {} | {} | {} | {} | {best} | {} | {runs} | {:.0}% | {} |\n",
+            "| {} | {} | {} | {} | {best} | {lower} | {upper} | {runs} | {:.0}% | {} |\n",
             claim.text,
             claim.source,
             claim.expected,
             each.join("; "),
-            show_interval(result.estimate.as_ref()),
             claim.tolerance * 100.0,
             verdict_text(&result.verdict, result.unit, result.estimate.map_or(0, |estimate| estimate.n))
         ));
@@ -682,11 +685,11 @@ mod tests {
         assert!(
             table.contains(
                 "| philly: 0.930 [0.880, 0.980] (vs fcfs); helios: 0.440 [0.435, 0.445] (vs sjf) | 0.440 (helios) \
-                 | [0.435, 0.445] | 3 seeds | 50% | holds |"
+                 | 0.435 | 0.445 | 3 seeds | 50% | holds |"
             ),
             "{table}"
         );
-        assert!(table.contains("alibaba: no matching run (-) | incomplete | - | - | 50% | MISSED |"), "{table}");
+        assert!(table.contains("alibaba: no matching run (-) | incomplete | - | - | - | 50% | MISSED |"), "{table}");
     }
 
     #[test]

@@ -44,9 +44,9 @@ pub struct HtmlTable {
 /// One published claim as the page shows it.
 #[derive(Clone, Debug)]
 pub struct HtmlClaim {
-    /// The claim's cells: claim, source, paper, measured, 95% interval, units, per seed,
-    /// tolerance, verdict ([`crate::claims::cells`]).
-    pub cells: [String; 9],
+    /// The claim's cells ([`crate::claims::cells`]): claim, source, paper, measured, lower,
+    /// upper, units, seeds, per seed, tolerance, verdict.
+    pub cells: [String; 11],
     /// The verdict's class: `holds`, `missed`, `inconclusive` or `unreachable`.
     pub class: &'static str,
 }
@@ -185,25 +185,28 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
         "<section id=\"claims\" aria-labelledby=\"claims-title\">\n<h2 id=\"claims-title\">Claims</h2>\n\
          <p class=\"summary\">{} published claims: {summary}.</p>\n<div class=\"scroll\">\
          <table class=\"claims\">\n<thead><tr><th scope=\"col\">claim</th><th scope=\"col\">source</th>\
-         <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">95% interval</th>\
-         <th scope=\"col\">units</th><th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
+         <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">lower</th>\
+         <th scope=\"col\">upper</th><th scope=\"col\">units</th><th scope=\"col\">seeds</th>\
+         <th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
          <th scope=\"col\">verdict</th></tr></thead>\n<tbody>\n",
         claims.len()
     );
     for claim in claims {
-        let [text, source, paper, measured, interval, units, per_seed, tolerance, verdict] = &claim.cells;
+        let [text, source, paper, measured, lower, upper, units, seeds, per_seed, tolerance, verdict] = &claim.cells;
         let _ = writeln!(
             html,
             "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td><td class=\"number\">{}</td><td>{}</td><td class=\"number\">{}</td>\
-             <td class=\"verdict\">{}</td></tr>",
+             <td class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
+             <td class=\"number\">{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"verdict\">{}</td></tr>",
             claim.class,
             escape(text),
             escape(source),
             escape(paper),
             escape(measured),
-            escape(interval),
+            escape(lower),
+            escape(upper),
             escape(units),
+            escape(seeds),
             escape(per_seed),
             escape(tolerance),
             escape(verdict)

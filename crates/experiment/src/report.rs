@@ -247,7 +247,7 @@ pub fn write_all(
 /// and verdict, and the count of each verdict. The README quotes the Markdown.
 pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
     /// The columns the summary reads, in this order.
-    const COLUMNS: [&str; 13] = [
+    const COLUMNS: [&str; 14] = [
         "claim",
         "expected",
         "tolerance",
@@ -256,6 +256,7 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
         "upper",
         "n_units",
         "unit",
+        "n_seeds",
         "verdict",
         "units_needed",
         "bound_policy",
@@ -300,7 +301,8 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
     let short = |text: &str| text.parse::<f64>().map_or(String::new(), |value| format!("{value:.3}"));
     let mut counts = std::collections::BTreeMap::new();
     let mut markdown = String::from(
-        "| experiment | claim | paper | measured | 95% interval | units | tolerance | verdict |\n|---|---|---|---|---|---|---|---|\n",
+        "| experiment | claim | paper | measured | lower | upper | units | n_seeds | tolerance | verdict |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut combined = csv::Writer::from_writer(Vec::new());
     let mut combined_header = vec!["experiment".to_string()];
@@ -316,6 +318,7 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
             upper,
             units,
             unit,
+            seeds,
             verdict,
             needed,
             bound,
@@ -331,12 +334,14 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
             "inconclusive" => "inconclusive (at the band's edge)".to_string(),
             _ => format!("UNREACHABLE HERE ({bound} {})", short(bound_value)),
         };
-        let interval = if lower.is_empty() { "-".to_string() } else { format!("[{}, {}]", short(lower), short(upper)) };
+        let end = |value: &str| if value.is_empty() { "-".to_string() } else { short(value) };
         let place = if best_case.is_empty() { String::new() } else { format!(" ({best_case})") };
         let tolerance = tolerance.parse::<f64>().map_or(String::new(), |value| format!("{:.0}%", value * 100.0));
         markdown.push_str(&format!(
-            "| {name} | {claim} | {expected} | {}{place} | {interval} | {units} {unit} | {tolerance} | {shown} |\n",
+            "| {name} | {claim} | {expected} | {}{place} | {} | {} | {units} {unit} | {seeds} | {tolerance} | {shown} |\n",
             short(measured),
+            end(lower),
+            end(upper),
         ));
         let mut line = vec![name.clone()];
         line.extend(record.iter().map(str::to_string));
