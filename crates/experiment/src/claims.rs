@@ -1,5 +1,6 @@
 //! Checking published claims against measured values: each value with a 95% interval over
-//! replicate runs and one of four verdicts (see [`crate::interval`]).
+//! independent units (seeds, or the workloads of a sample axis: [`Unit`]) and one of four
+//! verdicts (see [`crate::interval`]).
 
 use crate::axis::Parameter;
 use crate::interval::{Estimate, Verdict, judge, with_bound};
@@ -16,7 +17,7 @@ pub struct ClaimResult {
     /// The measured value (a mean over replicates, or a ratio of two), or `None` if no run
     /// matched.
     pub measured: Option<f64>,
-    /// The measured value with its interval and number of replicates.
+    /// The measured value with its interval and number of units.
     pub estimate: Option<Estimate>,
     /// What the interval's independent units are.
     pub unit: Unit,
