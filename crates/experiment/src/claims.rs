@@ -343,6 +343,41 @@ linearised interval of a ratio of means). A verdict holds when the \
 whole interval lies inside the tolerance band, is missed when it lies wholly outside, and is inconclusive when it straddles \
 an edge; unreachable here when even the closest reference policy (`bounds`) misses the band wholly.";
 
+/// A number as the CSV files write it: empty when absent.
+fn number(value: Option<f64>) -> String {
+    value.map_or(String::new(), |value| value.to_string())
+}
+
+/// The CSV fields every claims file starts with: claim, source, metric, expected, tolerance,
+/// measured, lower, upper, n_units, unit.
+fn claim_fields(claim: &Claim, estimate: Option<&Estimate>, unit: Unit) -> Vec<String> {
+    let interval = estimate.and_then(|estimate| estimate.interval);
+    vec![
+        claim.text.clone(),
+        claim.source.clone(),
+        claim.metric.to_string(),
+        claim.expected.to_string(),
+        claim.tolerance.to_string(),
+        number(estimate.map(|estimate| estimate.value)),
+        number(interval.map(|interval| interval.0)),
+        number(interval.map(|interval| interval.1)),
+        estimate.map_or(0, |estimate| estimate.n).to_string(),
+        unit.plural().to_string(),
+    ]
+}
+
+/// What a verdict adds to its CSV row: the units that would settle an inconclusive one, and
+/// the bound that makes a claim unreachable.
+fn verdict_fields(verdict: &Verdict) -> (String, Option<(String, Estimate)>) {
+    match verdict {
+        Verdict::Inconclusive { replicates_needed } => {
+            (replicates_needed.map_or(String::new(), |n| n.to_string()), None)
+        }
+        Verdict::Unreachable { policy, bound } => (String::new(), Some((policy.clone(), *bound))),
+        _ => (String::new(), None),
+    }
+}
+
 /// The machine-readable form of the verdicts (`claims.csv`): one row a claim with its value,
 /// interval, runs, seeds, verdict, what would settle it, the closest bound and every run's
 /// value by seed.
@@ -371,40 +406,23 @@ pub fn csv(results: &[ClaimResult]) -> Vec<u8> {
             "per_seed",
         ])
         .expect("in-memory CSV");
-    let number = |value: Option<f64>| value.map_or(String::new(), |value| value.to_string());
     for result in results {
-        let claim = &result.claim;
-        let interval = result.estimate.and_then(|estimate| estimate.interval);
-        let (needed, bound) = match &result.verdict {
-            Verdict::Inconclusive { replicates_needed } => (replicates_needed.map(|n| n.to_string()), None),
-            Verdict::Unreachable { policy, bound } => (None, Some((policy.clone(), *bound))),
-            _ => (None, None),
-        };
+        let (needed, bound) = verdict_fields(&result.verdict);
         let bound_interval = bound.as_ref().and_then(|(_, estimate)| estimate.interval);
         let per_seed: Vec<String> = result.per_seed.iter().map(|(seed, value)| format!("{seed}:{value}")).collect();
-        writer
-            .write_record([
-                claim.text.clone(),
-                claim.source.clone(),
-                claim.metric.to_string(),
-                claim.expected.to_string(),
-                claim.tolerance.to_string(),
-                number(result.measured),
-                number(interval.map(|interval| interval.0)),
-                number(interval.map(|interval| interval.1)),
-                result.estimate.map_or(0, |estimate| estimate.n).to_string(),
-                result.unit.plural().to_string(),
-                result.per_seed.len().to_string(),
-                result.verdict.name().to_string(),
-                needed.unwrap_or_default(),
-                bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
-                number(bound.as_ref().map(|(_, estimate)| estimate.value)),
-                number(bound_interval.map(|interval| interval.0)),
-                number(bound_interval.map(|interval| interval.1)),
-                result.best_case.clone().unwrap_or_default(),
-                per_seed.join(";"),
-            ])
-            .expect("in-memory CSV");
+        let mut record = claim_fields(&result.claim, result.estimate.as_ref(), result.unit);
+        record.extend([
+            result.per_seed.len().to_string(),
+            result.verdict.name().to_string(),
+            needed,
+            bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
+            number(bound.as_ref().map(|(_, estimate)| estimate.value)),
+            number(bound_interval.map(|interval| interval.0)),
+            number(bound_interval.map(|interval| interval.1)),
+            result.best_case.clone().unwrap_or_default(),
+            per_seed.join(";"),
+        ]);
+        writer.write_record(&record).expect("in-memory CSV");
     }
     writer.into_inner().expect("in-memory CSV")
 }
@@ -591,34 +609,17 @@ pub fn across_csv(results: &[AcrossResult]) -> Vec<u8> {
             "bound_value",
         ])
         .expect("in-memory CSV");
-    let number = |value: Option<f64>| value.map_or(String::new(), |value| value.to_string());
     for result in results {
-        let claim = &result.claim;
-        let interval = result.estimate.and_then(|estimate| estimate.interval);
-        let (needed, bound) = match &result.verdict {
-            Verdict::Inconclusive { replicates_needed } => (replicates_needed.map(|n| n.to_string()), None),
-            Verdict::Unreachable { policy, bound } => (None, Some((policy.clone(), bound.value))),
-            _ => (None, None),
-        };
-        writer
-            .write_record([
-                claim.text.clone(),
-                claim.source.clone(),
-                claim.metric.to_string(),
-                claim.expected.to_string(),
-                claim.tolerance.to_string(),
-                number(result.measured),
-                number(interval.map(|interval| interval.0)),
-                number(interval.map(|interval| interval.1)),
-                result.estimate.map_or(0, |estimate| estimate.n).to_string(),
-                result.unit.plural().to_string(),
-                result.best_in.clone().unwrap_or_default(),
-                result.verdict.name().to_string(),
-                needed.unwrap_or_default(),
-                bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
-                number(bound.map(|(_, value)| value)),
-            ])
-            .expect("in-memory CSV");
+        let (needed, bound) = verdict_fields(&result.verdict);
+        let mut record = claim_fields(&result.claim, result.estimate.as_ref(), result.unit);
+        record.extend([
+            result.best_in.clone().unwrap_or_default(),
+            result.verdict.name().to_string(),
+            needed,
+            bound.as_ref().map(|(policy, _)| policy.clone()).unwrap_or_default(),
+            number(bound.map(|(_, estimate)| estimate.value)),
+        ]);
+        writer.write_record(&record).expect("in-memory CSV");
     }
     writer.into_inner().expect("in-memory CSV")
 }
