@@ -47,12 +47,12 @@ pub struct HtmlClaim {
     /// The claim's cells ([`crate::claims::cells`]): claim, source, paper, measured, lower,
     /// upper, units, seeds, per seed, tolerance, verdict.
     pub cells: [String; 11],
-    /// The verdict's class: `holds`, `missed`, `inconclusive` or `unreachable`.
-    pub class: &'static str,
+    /// Its verdict.
+    pub verdict: crate::interval::Verdict,
 }
 
 /// The row class of a verdict.
-pub fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
+fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
     match verdict {
         crate::interval::Verdict::Holds => "holds",
         crate::interval::Verdict::Missed => "missed",
@@ -63,12 +63,7 @@ pub fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
 
 /// How many of `claims` have each verdict (holds, missed, inconclusive, unreachable here).
 fn verdict_counts(claims: &[HtmlClaim]) -> [usize; 4] {
-    let mut counts = [0; 4];
-    for claim in claims {
-        let index = ["holds", "missed", "inconclusive", "unreachable"].iter().position(|class| *class == claim.class);
-        counts[index.expect("a known class")] += 1;
-    }
-    counts
+    crate::claims::counts(claims.iter().map(|claim| &claim.verdict))
 }
 
 /// What an experiment's page shows.
@@ -198,7 +193,7 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
             "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
              <td class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
              <td class=\"number\">{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"verdict\">{}</td></tr>",
-            claim.class,
+            verdict_class(&claim.verdict),
             escape(text),
             escape(source),
             escape(paper),

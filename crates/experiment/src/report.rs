@@ -227,10 +227,7 @@ pub fn write_all(
         description: &report.description,
         claims: claims
             .iter()
-            .map(|result| html::HtmlClaim {
-                cells: crate::claims::cells(result),
-                class: html::verdict_class(&result.verdict),
-            })
+            .map(|result| html::HtmlClaim { cells: crate::claims::cells(result), verdict: result.verdict.clone() })
             .collect(),
         tables: report.tables.iter().map(|table| table_html(experiment, table, outcomes)).collect(),
         plots,

@@ -564,13 +564,14 @@ pub fn run_single(
 /// Every check one run makes before it simulates, with the same errors: the policy builds, its
 /// time slice (if any) outlasts the restart overhead, the window selects jobs of the workload,
 /// traced jobs exist, and the engine accepts the workload, cluster, perf model and settings
-/// ([`schedlab_sim::validate`], per VC when partitioned). Returns the run's engine settings.
+/// ([`schedlab_sim::validate`], per VC when partitioned). Returns the run's engine settings and
+/// the policy it built, ready for the first simulation.
 fn validate_run(
     experiment: &Experiment,
     workload: &PreparedWorkload,
     plan: &RunPlan,
     check_invariants: bool,
-) -> Result<SimConfig, ExperimentError> {
+) -> Result<(SimConfig, Box<dyn schedlab_core::Policy>), ExperimentError> {
     let (setup, sim) = (&experiment.setup, &experiment.inputs.sim);
     let config = SimConfig {
         restart_overhead: plan.point.get(Axis::RestartOverhead).unwrap_or(sim.restart_overhead),
@@ -622,20 +623,20 @@ fn validate_run(
         }
         Some(groups) => {
             for group in groups {
-                let trace_jobs = (0..group.original_ids.len() as u32)
-                    .filter(|&local| config.trace_jobs.contains(&group.original_ids[local as usize].0))
-                    .collect();
-                schedlab_sim::validate(
-                    &group.cluster,
-                    &group.jobs,
-                    setup.perf.as_ref(),
-                    &SimConfig { trace_jobs, ..config.clone() },
-                )
-                .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
+                schedlab_sim::validate(&group.cluster, &group.jobs, setup.perf.as_ref(), &group_config(&config, group))
+                    .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
             }
         }
     }
-    Ok(config)
+    Ok((config, policy))
+}
+
+/// A VC's engine settings: the run's, with the group's own ids of the traced jobs it holds.
+fn group_config(config: &SimConfig, group: &crate::prepare::Group) -> SimConfig {
+    let trace_jobs = (0..group.original_ids.len() as u32)
+        .filter(|&local| config.trace_jobs.contains(&group.original_ids[local as usize].0))
+        .collect();
+    SimConfig { trace_jobs, ..config.clone() }
 }
 
 /// A measurement window as a spec writes it.
@@ -673,10 +674,15 @@ fn run_one(
 ) -> Result<RunOutcome, ExperimentError> {
     let started = Instant::now();
     let setup = &experiment.setup;
-    let config = validate_run(experiment, workload, plan, check_invariants)?;
+    let (config, validated) = validate_run(experiment, workload, plan, check_invariants)?;
     let fail = |error: String| ExperimentError::Run { key: plan.key.clone(), message: error };
     let env = setup.env.with_seed(plan.run_seed).with_spec_seed(plan.seed);
-    let policy = || schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string()));
+    // The first simulation takes the policy validation built; each further VC builds its own.
+    let mut validated = Some(validated);
+    let mut policy = || match validated.take() {
+        Some(policy) => Ok(policy),
+        None => schedlab_zoo::build_params(&plan.policy.0, &env).map_err(|error| fail(error.to_string())),
+    };
     let mut solver: Option<schedlab_core::SolverStats> = None;
     let mut add_solver = |stats: Option<schedlab_core::SolverStats>| {
         if let Some(stats) = stats {
@@ -704,16 +710,12 @@ fn run_one(
             let mut timelines = Vec::with_capacity(groups.len());
             let (mut events, mut decisions) = (0, 0);
             for group in groups {
-                // The group's own ids of the traced jobs it holds.
-                let trace_jobs = (0..group.original_ids.len() as u32)
-                    .filter(|&local| config.trace_jobs.contains(&group.original_ids[local as usize].0))
-                    .collect();
                 let result = schedlab_sim::run(
                     group.cluster.clone(),
                     &group.jobs,
                     setup.perf.as_ref(),
                     policy()?.as_mut(),
-                    &SimConfig { trace_jobs, ..config.clone() },
+                    &group_config(&config, group),
                 )
                 .map_err(|error| fail(format!("VC {}: {error}", group.name)))?;
                 events += result.metrics.events;
