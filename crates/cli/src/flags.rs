@@ -118,6 +118,34 @@ pub struct TrainDl2Args {
     /// with this annealing temperature (their `ANNEALING_TEMPERATURE`: 500): an ablation.
     #[arg(long, value_parser = positive_temperature)]
     pub epsilon_temperature: Option<f64>,
+    /// Scale each input row to about 0..1 (DL2: `INPUT_RESCALE = False`); the weights file has
+    /// the scale folded into its first layer.
+    #[arg(long)]
+    pub normalise_inputs: bool,
+    /// The supervised phase's teacher: `drf` (DL2's) or `slot-greedy` (not DL2's: an oracle
+    /// that skips; a labelled variant).
+    #[arg(long, default_value = "drf", value_parser = ["drf", "slot-greedy"])]
+    pub teacher: String,
+    /// Leave skip out of the supervised loss's softmax (DRF's labels never skip).
+    #[arg(long)]
+    pub sl_mask_skip: bool,
+    /// After the supervised phase, set skip's output bias so that its mean probability on the
+    /// supervised states is this (between 0 and 1).
+    #[arg(long)]
+    pub skip_prior: Option<f64>,
+    /// Each decision's reward: `slot` (DL2's), `job` (DL2's `TS_REWARD_PLUS_JOB_REWARD`) or
+    /// `marginal` (not DL2's: the slot reward's change from the decision to the slot's end).
+    #[arg(long, default_value = "slot", value_parser = ["slot", "job", "marginal"])]
+    pub reward: String,
+    /// The entropy term: `mean-over-actions` (DL2's code) or `per-sample` (the paper's formula).
+    #[arg(long, default_value = "mean-over-actions", value_parser = ["mean-over-actions", "per-sample"])]
+    pub entropy: String,
+    /// Critic-only updates before the first policy update (DL2: 0).
+    #[arg(long, default_value_t = 0)]
+    pub critic_warmup: usize,
+    /// Updates per slot once the memory is full (DL2: 1).
+    #[arg(long, default_value_t = 1)]
+    pub updates_per_slot: usize,
 }
 
 fn positive_temperature(text: &str) -> Result<f64, String> {

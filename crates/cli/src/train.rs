@@ -94,6 +94,14 @@ pub fn dl2(args: &TrainDl2Args) -> Result<()> {
         validation_interval: args.validation_interval.max(1),
         inject: !args.no_inject,
         epsilon_temperature: args.epsilon_temperature,
+        normalise_inputs: args.normalise_inputs,
+        teacher: kebab(&args.teacher)?,
+        sl_mask_skip: args.sl_mask_skip,
+        skip_prior: args.skip_prior,
+        reward: kebab(&args.reward)?,
+        entropy: kebab(&args.entropy)?,
+        critic_warmup: args.critic_warmup,
+        updates_per_slot: args.updates_per_slot,
         ..Default::default()
     };
     schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {
@@ -101,6 +109,13 @@ pub fn dl2(args: &TrainDl2Args) -> Result<()> {
     })
     .map(|_| ())
     .map_err(anyhow::Error::msg)
+}
+
+/// A kebab-case flag value as the trainer's enum (clap has checked it is one of them).
+#[cfg(feature = "train")]
+fn kebab<T: serde::de::DeserializeOwned>(value: &str) -> Result<T> {
+    serde_json::from_value(serde_json::Value::String(value.to_string()))
+        .map_err(|error| anyhow::anyhow!("'{value}': {error}"))
 }
 
 /// `schedlab train dl2` in a build without the trainer: says how to get one.

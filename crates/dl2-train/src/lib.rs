@@ -16,12 +16,14 @@ pub mod replay;
 mod rl;
 mod sl;
 
+pub use sl::set_skip_prior;
+
 use rayon::prelude::*;
 use schedlab_core::{ClusterSpec, JobSpec};
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::Heuristic;
 use schedlab_policies_dl2::network::PolicyNetwork;
-use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
+use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig, SlotStats};
 use schedlab_sim::SimConfig;
 use schedlab_trace::dl2::{CpuOnlyModels, Dl2Workload};
 use serde::{Deserialize, Serialize};
@@ -67,6 +69,65 @@ pub struct TrainConfig {
     /// exploration rules; this is `T` (`ANNEALING_TEMPERATURE`, 500, for agent 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epsilon_temperature: Option<f64>,
+    /// Scale the inputs (see [`nets::input_scale`]; DL2: `INPUT_RESCALE = False`). The shipped
+    /// weights have the scale folded into their first layer, so the policy reads raw states.
+    #[serde(default)]
+    pub normalise_inputs: bool,
+    /// Whose increments the supervised phase learns (DL2: DRF).
+    #[serde(default)]
+    pub teacher: Teacher,
+    /// Leave skip out of the supervised loss's softmax (DL2: in it).
+    #[serde(default)]
+    pub sl_mask_skip: bool,
+    /// After the supervised phase, shift skip's output bias so that its mean probability on the
+    /// states of the supervised memory is this (DL2: no reset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_prior: Option<f64>,
+    /// What each decision learns from (DL2: the slot's reward).
+    #[serde(default)]
+    pub reward: Reward,
+    /// How the entropy term is averaged (DL2: over actions too).
+    #[serde(default)]
+    pub entropy: nets::Entropy,
+    /// Updates of the critic alone, the policy held, before the policy's first (DL2:
+    /// `STEP_TRAIN_CRITIC_NET = 0`, "not functional").
+    #[serde(default)]
+    pub critic_warmup: usize,
+    /// Updates per slot once the memory is full (DL2: `NUM_TS_PER_UPDATE = 1`, one).
+    #[serde(default = "one")]
+    pub updates_per_slot: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+/// The supervised phase's teacher.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Teacher {
+    /// DRF, as DL2 (`HEURISTIC = "DRF"`); it never skips.
+    #[default]
+    Drf,
+    /// Not DL2's: the slot-reward greedy (`dl2-slot-greedy`, an ORACLE on the true speeds), whose
+    /// slots end by skip when no task gains. A network warmed up on it is a labelled variant.
+    SlotGreedy,
+}
+
+/// What reward each decision of a slot is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reward {
+    /// The slot's reward, to every decision of the slot (DL2's default, `train.py:613`).
+    #[default]
+    Slot,
+    /// DL2's `TS_REWARD_PLUS_JOB_REWARD`: a decision gets its job's term of the slot reward, a
+    /// skip the slot reward over the jobs that ran (`rl_env.py`, `get_job_reward`).
+    Job,
+    /// Not DL2's: the change in the slot reward from this decision to the slot's end (the sum
+    /// of the changes each later task made to its job's term, by the true speed function; a
+    /// skip gets 0). Over a slot the changes add up to the slot reward less the bundles'.
+    Marginal,
 }
 
 impl Default for TrainConfig {
@@ -88,6 +149,14 @@ impl Default for TrainConfig {
             batch: 256,
             inject: true,
             epsilon_temperature: None,
+            normalise_inputs: false,
+            teacher: Teacher::Drf,
+            sl_mask_skip: false,
+            skip_prior: None,
+            reward: Reward::Slot,
+            entropy: nets::Entropy::MeanOverActions,
+            critic_warmup: 0,
+            updates_per_slot: 1,
         }
     }
 }
@@ -110,6 +179,48 @@ pub struct CurvePoint {
     /// learning only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<ActionCounts>,
+    /// What the network did on the validation traces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<ValidationStats>,
+    /// Means over the updates since the last point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<UpdateStats>,
+}
+
+/// The network on the validation traces, sampling (as DL2 validates) and taking the most
+/// probable action.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValidationStats {
+    /// Mean JCT taking the most probable action, in slots.
+    pub jct_greedy_slots: f64,
+    /// Mean JCT sampling over DRF's on the same traces.
+    pub ratio_to_drf: f64,
+    /// Mean JCT taking the most probable action over DRF's.
+    pub ratio_to_drf_greedy: f64,
+    /// Mean probability of skip at the network's decisions, sampling.
+    pub skip_probability: f64,
+    /// Mean tasks (workers plus servers) per slot, sampling.
+    pub tasks_per_slot: f64,
+    /// Mean tasks per slot taking the most probable action.
+    pub tasks_per_slot_greedy: f64,
+}
+
+/// Means over a stretch of updates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UpdateStats {
+    /// Supervised: the share of labelled samples whose most probable action is the label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f64>,
+    /// Reinforcement: the entropy of the sampled distributions (nats, per decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<f64>,
+    /// Reinforcement: the critic's mean squared error before its update.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critic_loss: Option<f64>,
+    /// Reinforcement: KL divergence from the policy before an update to after it, on the batch
+    /// (nats, per decision, unmasked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kl: Option<f64>,
 }
 
 /// Counts of the network's decisions in training episodes.
@@ -135,6 +246,10 @@ pub struct Trained {
     pub config: TrainConfig,
     /// Validation JCT (slots) of each baseline on the validation traces.
     pub baselines: Vec<(String, f64)>,
+    /// Mean tasks per slot of each baseline on the validation traces.
+    pub baseline_tasks_per_slot: Vec<(String, f64)>,
+    /// Wall time of the run, seconds.
+    pub wall_seconds: f64,
     /// The learning curve.
     pub curve: Vec<CurvePoint>,
     /// Training episodes run per phase.
@@ -212,44 +327,83 @@ pub fn run_episode(
     Ok(total / result.jobs.len() as f64 / 1200.0)
 }
 
-/// Mean validation JCT (slots) of the network, sampling as DL2 validates.
+/// The network on the validation traces: mean JCT sampling as DL2 validates, and the
+/// diagnostics of [`ValidationStats`] (`drf_jct`: DRF's mean JCT on them).
 pub fn validate(
     network: &Arc<PolicyNetwork>,
     traces: &Traces,
     cluster: &Arc<ClusterSpec>,
     speeds: &Dl2Speed,
     seed: u64,
-) -> Result<f64, String> {
-    let jcts: Vec<f64> = traces
-        .validation
-        .par_iter()
-        .enumerate()
-        .map(|(index, jobs)| {
-            let chooser = Chooser::Network { network: Arc::clone(network), sample: true };
+    drf_jct: f64,
+) -> Result<(f64, ValidationStats), String> {
+    let n = traces.validation.len();
+    let runs: Vec<(f64, SlotStats)> = (0..2 * n)
+        .into_par_iter()
+        .map(|run| {
+            let (index, sample) = (run % n, run < n);
+            let chooser = Chooser::Network { network: Arc::clone(network), sample };
             let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
-            run_episode(cluster, jobs, speeds, &mut policy, derive(seed, 3, index as u64))
+            let jct = run_episode(cluster, &traces.validation[index], speeds, &mut policy, derive(seed, 3, index as u64))?;
+            Ok((jct, policy.stats()))
         })
-        .collect::<Result<_, _>>()?;
-    Ok(jcts.iter().sum::<f64>() / jcts.len() as f64)
+        .collect::<Result<_, String>>()?;
+    let summary = |runs: &[(f64, SlotStats)]| {
+        let mut stats = SlotStats::default();
+        runs.iter().for_each(|(_, run)| stats.add(run));
+        (runs.iter().map(|(jct, _)| jct).sum::<f64>() / runs.len() as f64, stats)
+    };
+    let (jct, sampled) = summary(&runs[..n]);
+    let (jct_greedy, greedy) = summary(&runs[n..]);
+    Ok((
+        jct,
+        ValidationStats {
+            jct_greedy_slots: jct_greedy,
+            ratio_to_drf: jct / drf_jct,
+            ratio_to_drf_greedy: jct_greedy / drf_jct,
+            skip_probability: sampled.mean_skip_probability(),
+            tasks_per_slot: sampled.tasks_per_slot(),
+            tasks_per_slot_greedy: greedy.tasks_per_slot(),
+        },
+    ))
 }
 
-/// Mean validation JCT (slots) of a heuristic.
+/// Mean validation JCT (slots) of a heuristic and its mean tasks per slot.
 pub fn validate_heuristic(
     heuristic: &Heuristic,
     traces: &Traces,
     cluster: &Arc<ClusterSpec>,
     speeds: &Dl2Speed,
-) -> Result<f64, String> {
-    let jcts: Vec<f64> = traces
+) -> Result<(f64, f64), String> {
+    let runs: Vec<(f64, SlotStats)> = traces
         .validation
         .par_iter()
         .map(|jobs| {
             let chooser = Chooser::Heuristic { heuristic: heuristic.clone(), recorder: None };
             let mut policy = Dl2::new("baseline".into(), chooser, SlotConfig::default());
-            run_episode(cluster, jobs, speeds, &mut policy, 0)
+            let jct = run_episode(cluster, jobs, speeds, &mut policy, 0)?;
+            Ok((jct, policy.stats()))
         })
-        .collect::<Result<_, _>>()?;
-    Ok(jcts.iter().sum::<f64>() / jcts.len() as f64)
+        .collect::<Result<_, String>>()?;
+    let mut stats = SlotStats::default();
+    runs.iter().for_each(|(_, run)| stats.add(run));
+    Ok((runs.iter().map(|(jct, _)| jct).sum::<f64>() / runs.len() as f64, stats.tasks_per_slot()))
+}
+
+/// What a phase needs to validate a network.
+pub(crate) struct Validator<'a> {
+    pub traces: &'a Traces,
+    pub cluster: &'a Arc<ClusterSpec>,
+    pub speeds: &'a Dl2Speed,
+    pub seed: u64,
+    pub drf_jct: f64,
+}
+
+impl Validator<'_> {
+    /// Validates `network`: the curve point's JCT and diagnostics.
+    pub fn run(&self, network: &Arc<PolicyNetwork>) -> Result<(f64, ValidationStats), String> {
+        validate(network, self.traces, self.cluster, self.speeds, self.seed, self.drf_jct)
+    }
 }
 
 /// Trains: supervised warm-up, then reinforcement learning. `progress` hears each curve point
@@ -268,9 +422,19 @@ pub fn train(
     if config.train_traces == 0 || config.validation_traces == 0 {
         return Err("train_traces and validation_traces must be positive".into());
     }
+    if config.updates_per_slot == 0 {
+        return Err("updates_per_slot must be positive".into());
+    }
+    if let Some(prior) = config.skip_prior
+        && !(prior > 0.0 && prior < 1.0)
+    {
+        return Err(format!("skip_prior must be strictly between 0 and 1, got {prior}"));
+    }
+    let started = std::time::Instant::now();
     let traces = Traces::new(config)?;
     let cluster = cluster(config.nodes);
     let mut baselines = Vec::new();
+    let mut baseline_tasks_per_slot = Vec::new();
     for (name, heuristic) in [
         ("dl2-drf", Heuristic::Drf),
         ("dl2-fifo", Heuristic::Fifo),
@@ -279,18 +443,29 @@ pub fn train(
         ("dl2-optimus", Heuristic::Optimus(Arc::clone(&speeds))),
         ("dl2-slot-greedy", Heuristic::SlotReward(Arc::clone(&speeds))),
     ] {
-        baselines.push((name.to_string(), validate_heuristic(&heuristic, &traces, &cluster, &speeds)?));
+        let (jct, tasks) = validate_heuristic(&heuristic, &traces, &cluster, &speeds)?;
+        baselines.push((name.to_string(), jct));
+        baseline_tasks_per_slot.push((name.to_string(), tasks));
     }
+    let validator = Validator { traces: &traces, cluster: &cluster, speeds: &speeds, seed: config.seed, drf_jct: baselines[0].1 };
     let mut curve = Vec::new();
-    let (network, sl_episodes) = sl::train(config, &traces, &cluster, &speeds, &mut |point, network| {
+    let (network, sl_episodes) = sl::train(config, &validator, &speeds, &mut |point, network| {
         progress(&point, network);
         curve.push(point);
     })?;
-    let (network, rl_episodes) = rl::train(config, network, &traces, &cluster, &speeds, &mut |point, network| {
+    let (network, rl_episodes) = rl::train(config, network, &validator, &speeds, &mut |point, network| {
         progress(&point, network);
         curve.push(point);
     })?;
-    Ok(Trained { network, config: config.clone(), baselines, curve, episodes: (sl_episodes, rl_episodes) })
+    Ok(Trained {
+        network,
+        config: config.clone(),
+        baselines,
+        baseline_tasks_per_slot,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        curve,
+        episodes: (sl_episodes, rl_episodes),
+    })
 }
 
 /// Draws the learning curve to a PNG: validation JCT against updates (supervised updates first,
@@ -308,10 +483,25 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
             .collect()
     };
     let end = trained.curve.iter().map(x).fold(0.0, f64::max);
+    let greedy = |name: &str| -> Vec<(f64, f64)> {
+        trained
+            .curve
+            .iter()
+            .filter(|point| point.phase == name)
+            .filter_map(|point| point.validation.map(|v| (x(point), v.jct_greedy_slots)))
+            .collect()
+    };
+    let teacher = match trained.config.teacher {
+        Teacher::Drf => "DRF's",
+        Teacher::SlotGreedy => "the slot greedy's",
+    };
     let mut lines = vec![
-        ("supervised (DRF's increments)".to_string(), phase("sl")),
-        ("reinforcement learning".to_string(), phase("rl")),
+        (format!("supervised ({teacher} increments), sampling"), phase("sl")),
+        ("reinforcement learning, sampling".to_string(), phase("rl")),
+        ("supervised, most probable action".to_string(), greedy("sl")),
+        ("reinforcement learning, most probable action".to_string(), greedy("rl")),
     ];
+    lines.retain(|(_, points)| !points.is_empty());
     for (name, jct) in &trained.baselines {
         if name == "dl2-drf" || name == "dl2-optimus" || name == "dl2-slot-greedy" {
             lines.push((format!("{name} (same traces)"), vec![(0.0, *jct), (end, *jct)]));
@@ -326,9 +516,38 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
     )
 }
 
+/// Draws what the network does on the validation traces against updates: tasks per slot
+/// (sampling and most probable action, beside DRF's and the slot greedy's) and skip's mean
+/// probability x 100.
+pub fn plot_diagnostics(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
+    let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
+    let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
+    let series = |value: &dyn Fn(&ValidationStats) -> f64| -> Vec<(f64, f64)> {
+        trained.curve.iter().filter_map(|point| point.validation.map(|v| (x(point), value(&v)))).collect()
+    };
+    let end = trained.curve.iter().map(x).fold(0.0, f64::max);
+    let mut lines = vec![
+        ("tasks per slot, sampling".to_string(), series(&|v| v.tasks_per_slot)),
+        ("tasks per slot, most probable action".to_string(), series(&|v| v.tasks_per_slot_greedy)),
+        ("skip probability x 100, sampling".to_string(), series(&|v| 100.0 * v.skip_probability)),
+    ];
+    for (name, tasks) in &trained.baseline_tasks_per_slot {
+        if name == "dl2-drf" || name == "dl2-slot-greedy" {
+            lines.push((format!("{name} tasks per slot"), vec![(0.0, *tasks), (end, *tasks)]));
+        }
+    }
+    schedlab_experiment::plots::line_chart_png(
+        path,
+        "DL2 training: what the network does on the validation traces",
+        "updates (supervised, then reinforcement learning)",
+        "tasks per slot; skip probability x 100",
+        lines,
+    )
+}
+
 /// Trains and writes the weights to `out` (a `.json` file), the manifest beside it
-/// (`.manifest.json`: data, seed, settings, budget, baselines, learning curve), the curve's plot
-/// (`.learning-curve.png`), and the weights at every validation point in `<out stem>.checkpoints/`.
+/// (`.manifest.json`: data, seed, settings, budget, wall time, baselines, learning curve), the
+/// curve's plot (`.learning-curve.png`), the diagnostics' (`.diagnostics.png`), and the weights at every validation point in `<out stem>.checkpoints/`.
 /// Progress lines go to `log`.
 pub fn train_to_file(
     config: &TrainConfig,
@@ -348,6 +567,7 @@ pub fn train_to_file(
         "training DL2: {} supervised then {} reinforcement-learning updates, seed {}, validation every {}",
         config.sl_steps, config.rl_steps, config.seed, config.validation_interval
     ));
+    log(format!("settings: {}", serde_json::to_string(config).expect("serialises")));
     let trained = train(config, speeds, &|point, network| {
         let file = checkpoints.join(format!("{}-{}.json", point.phase, point.step));
         if let Err(error) = std::fs::write(&file, serde_json::to_string(network).expect("weights serialise")) {
@@ -364,8 +584,29 @@ pub fn train_to_file(
                 counts.skips
             )
         });
+        let validation = point.validation.map_or(String::new(), |v| {
+            format!(
+                " ({:.3} of DRF; greedy {:.3} slots, {:.3} of DRF); skip probability {:.2e}, tasks per slot {:.1} (greedy {:.1})",
+                v.ratio_to_drf,
+                v.jct_greedy_slots,
+                v.ratio_to_drf_greedy,
+                v.skip_probability,
+                v.tasks_per_slot,
+                v.tasks_per_slot_greedy
+            )
+        });
+        let updates = point.updates.map_or(String::new(), |u| {
+            let mut text = String::new();
+            if let Some(accuracy) = u.accuracy {
+                text += &format!("; accuracy {accuracy:.3}");
+            }
+            if let (Some(entropy), Some(critic), Some(kl)) = (u.entropy, u.critic_loss, u.kl) {
+                text += &format!("; entropy {entropy:.3}, critic loss {critic:.3e}, KL {kl:.2e}");
+            }
+            text
+        });
         log(format!(
-            "[{:>7.1}s] {} step {:>6}: validation JCT {:.3} slots, loss {:.4}, reward {:.4}{actions}",
+            "[{:>7.1}s] {} step {:>6}: validation JCT {:.3} slots{validation}, loss {:.4}, reward {:.4}{updates}{actions}",
             started.elapsed().as_secs_f64(),
             point.phase,
             point.step,
@@ -388,6 +629,9 @@ pub fn train_to_file(
         "config": trained.config,
         "episodes": {"supervised": trained.episodes.0, "reinforcement": trained.episodes.1},
         "validation_baselines_jct_slots": trained.baselines,
+        "validation_baselines_tasks_per_slot": trained.baseline_tasks_per_slot,
+        "wall_seconds": trained.wall_seconds,
+        "threads": rayon::current_num_threads(),
         "curve": trained.curve,
         "tool_version": env!("CARGO_PKG_VERSION"),
     });
@@ -396,6 +640,7 @@ pub fn train_to_file(
         serde_json::to_string_pretty(&manifest).expect("serialises").as_bytes(),
     )?;
     plot_learning_curve(&trained, &out.with_extension("learning-curve.png"))?;
+    plot_diagnostics(&trained, &out.with_extension("diagnostics.png"))?;
     log(format!("wrote {} in {:.0} s", out.display(), started.elapsed().as_secs_f64()));
     Ok(trained)
 }

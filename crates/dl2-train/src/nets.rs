@@ -8,7 +8,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use rand::Rng;
 use rand_distr::{Distribution, Normal};
 use schedlab_policies_dl2::network::{BN_EPSILON, Dense, FORMAT, FrozenNorm, HIDDEN, PolicyNetwork};
-use schedlab_policies_dl2::observation::{ACTIONS, INPUTS};
+use schedlab_policies_dl2::observation::{ACTIONS, FEATURES, INPUTS, SKIP, WINDOW};
 
 /// tflearn's `truncated_normal` initialiser: standard deviation 0.02, draws beyond two standard
 /// deviations redrawn.
@@ -157,6 +157,15 @@ impl PolicyNet {
         (log_softmax(self.logits(states), 1) * labels).sum().neg() / b as f32
     }
 
+    /// The same cross-entropy with skip left out of the softmax (its logit gets no gradient):
+    /// for a teacher whose labels never skip (DRF), so that imitation does not drive skip's
+    /// probability to zero. Labels must not be skip.
+    pub fn cross_entropy_without_skip(&self, states: Tensor<2>, labels: Tensor<2>) -> Tensor<1> {
+        let [b, _] = labels.dims();
+        let logits = self.logits(states).slice([0..b, 0..SKIP]);
+        (log_softmax(logits, 1) * labels.slice([0..b, 0..SKIP])).sum().neg() / b as f32
+    }
+
     /// The weights as the policy crate reads them.
     pub fn export(&self) -> PolicyNetwork {
         PolicyNetwork {
@@ -192,14 +201,29 @@ impl ValueNet {
 /// over `n` samples of 121 actions the logits receive `-(A / n)(e_a - q)` plus the entropy
 /// term `q_j (g_j - sum_k q_k g_k)`, `g_j = w (log(q_j + 1e-6) + q_j / (q_j + 1e-6)) / (121 n)`.
 /// The trainer feeds these through the network as a surrogate loss `sum(logits x gradient)`.
-pub fn policy_logit_gradient(q: &[f32], action: usize, advantage: f64, entropy_weight: f64, n: usize) -> Vec<f32> {
+///
+/// `entropy` says how the entropy term is averaged: over the batch and the 121 actions as DL2's
+/// `tf.reduce_mean` does ([`Entropy::MeanOverActions`]), or summed over actions and averaged
+/// over the batch as the paper's formula reads ([`Entropy::PerSample`]: 121 times stronger).
+pub fn policy_logit_gradient(
+    q: &[f32],
+    action: usize,
+    advantage: f64,
+    entropy_weight: f64,
+    entropy: Entropy,
+    n: usize,
+) -> Vec<f32> {
     const EPS: f64 = 1e-6;
     let n = n as f64;
+    let over = match entropy {
+        Entropy::MeanOverActions => ACTIONS as f64,
+        Entropy::PerSample => 1.0,
+    };
     let g: Vec<f64> = q
         .iter()
         .map(|&q| {
             let q = q as f64;
-            entropy_weight * ((q + EPS).ln() + q / (q + EPS)) / (ACTIONS as f64 * n)
+            entropy_weight * ((q + EPS).ln() + q / (q + EPS)) / (over * n)
         })
         .collect();
     let mean_g: f64 = q.iter().zip(&g).map(|(&q, g)| q as f64 * g).sum();
@@ -211,4 +235,55 @@ pub fn policy_logit_gradient(q: &[f32], action: usize, advantage: f64, entropy_w
             (-(advantage / n) * (chosen - qj) + qj * (g[j] - mean_g)) as f32
         })
         .collect()
+}
+
+/// How the policy loss's entropy term is averaged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Entropy {
+    /// Over the batch and the 121 actions (DL2's `network.py`, `tf.reduce_mean`).
+    #[default]
+    MeanOverActions,
+    /// Summed over actions, averaged over the batch (the paper's `sum_a pi log pi` per sample).
+    PerSample,
+}
+
+/// The factor each input is multiplied by before the network: all 1 (DL2, `INPUT_RESCALE =
+/// False`), or, normalised, a power of two per row chosen so that each row's typical range is
+/// about 0 to 1: type / 8, slots waited / 64, remaining fraction x 1, dominant share x 64 (a
+/// job at 16 workers and 16 servers holds 0.016 of the cluster), workers / 16, servers / 16.
+/// Powers of two make folding the scale into the first layer exact.
+pub fn input_scale(normalise: bool) -> Vec<f32> {
+    const ROWS: [f32; FEATURES] = [0.125, 1.0 / 64.0, 1.0, 64.0, 1.0 / 16.0, 1.0 / 16.0];
+    let mut scale = vec![1.0f32; INPUTS];
+    if normalise {
+        for (row, factor) in ROWS.iter().enumerate() {
+            scale[row * WINDOW..(row + 1) * WINDOW].fill(*factor);
+        }
+    }
+    scale
+}
+
+/// Multiplies each state of a flat batch by `scale` (one factor per input).
+pub fn scale_states(states: &mut [f32], scale: &[f32]) {
+    for (value, factor) in states.iter_mut().zip(scale.iter().cycle()) {
+        *value *= *factor;
+    }
+}
+
+/// The weights that compute on raw states what `weights` compute on states scaled by `scale`:
+/// the first layer's input rows multiplied by it (exact for powers of two).
+pub fn fold_scale(mut weights: PolicyNetwork, scale: &[f32]) -> PolicyNetwork {
+    for (row, factor) in weights.dense1.weight.iter_mut().zip(scale) {
+        row.iter_mut().for_each(|w| *w *= *factor);
+    }
+    weights
+}
+
+/// The inverse of [`fold_scale`].
+pub fn unfold_scale(mut weights: PolicyNetwork, scale: &[f32]) -> PolicyNetwork {
+    for (row, factor) in weights.dense1.weight.iter_mut().zip(scale) {
+        row.iter_mut().for_each(|w| *w /= *factor);
+    }
+    weights
 }

@@ -42,6 +42,11 @@ impl Uniform {
         self.samples.len() == self.capacity
     }
 
+    /// The samples held, oldest first.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Sample> {
+        self.samples.iter()
+    }
+
     /// `n` distinct samples drawn uniformly (`np.random.choice(maxlen, n, replace=False)`).
     pub fn sample(&self, n: usize, rng: &mut impl Rng) -> Vec<&Sample> {
         rand::seq::index::sample(rng, self.samples.len(), n).into_iter().map(|index| &self.samples[index]).collect()

@@ -1,15 +1,18 @@
 //! Reinforcement learning: actor-critic with prioritised replay (`train.py`, `rl_agent` and
 //! `central_agent`, one agent), acting through [`Learner`] with the authors' exploration rules.
 
-use crate::nets::{PolicyNet, ValueNet, policy_logit_gradient};
+use crate::nets::{PolicyNet, ValueNet, fold_scale, input_scale, policy_logit_gradient, scale_states, unfold_scale};
 use crate::replay::{Prioritized, Sample};
-use crate::{ActionCounts, CurvePoint, Traces, TrainConfig, derive, run_episode, validate};
+use crate::{ActionCounts, CurvePoint, Reward, TrainConfig, UpdateStats, Validator, derive, run_episode};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use schedlab_core::ClusterSpec;
+use burn::tensor::activation::softmax;
+use schedlab_core::JobId;
 use schedlab_dl2_speed::Dl2Speed;
+use schedlab_policies_dl2::heuristics::reward_term;
+use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::network::PolicyNetwork;
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
 use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig};
@@ -27,21 +30,31 @@ pub(crate) struct State {
     value_optim: ModuleOptimizer,
     device: Device,
     config: TrainConfig,
+    /// Each input's factor (all 1 unless inputs are normalised); `acting` has it folded in.
+    scale: Vec<f32>,
+    speeds: Arc<Dl2Speed>,
     acting: PolicyNetwork,
-    /// The decision awaiting its outcome, and the decisions of this slot kept so far.
-    pending: Option<Sample>,
-    slot: Vec<Sample>,
+    /// The decision awaiting its outcome (with its job and, for the marginal reward, the job's
+    /// reward term before it), and the decisions of this slot kept so far (with their job, or
+    /// none for skip, and the change they made to the slot reward).
+    pending: Option<(Sample, usize, f64)>,
+    slot: Vec<(Sample, Option<JobId>, f64)>,
     /// Worker, server and bundle actions chosen this episode (`action_freq`).
     action_freq: [u64; 3],
     /// `ps_worker_ratio`, drawn per slot from 3 to 7.
     ps_worker_ratio: u32,
+    /// Policy updates so far, and critic-only updates before them.
     steps: usize,
+    critic_steps: usize,
     losses: Vec<f64>,
     rewards: Vec<f64>,
+    entropies: Vec<f64>,
+    critic_losses: Vec<f64>,
+    kls: Vec<f64>,
     /// The decisions since the last curve point.
     counts: ActionCounts,
     /// Networks due for validation (see the supervised phase's).
-    due: Vec<(usize, PolicyNetwork, f64, f64, ActionCounts)>,
+    due: Vec<(usize, PolicyNetwork, f64, f64, ActionCounts, UpdateStats)>,
 }
 
 impl State {
@@ -125,7 +138,8 @@ impl State {
         action
     }
 
-    /// One actor-critic update on a batch from the memory.
+    /// One actor-critic update on a batch from the memory (the critic's alone during its
+    /// warm-up).
     fn update(&mut self) {
         let (indices, samples, weights) = self.memory.sample(self.config.batch, &mut self.rng);
         let samples: Vec<Sample> = samples.into_iter().cloned().collect();
@@ -134,15 +148,34 @@ impl State {
         for sample in &samples {
             states.extend_from_slice(&sample.state);
         }
+        scale_states(&mut states, &self.scale);
         let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
         let value = self.value.take().expect("present");
         let predicted: Vec<f32> =
             value.values(states.clone()).detach().into_data().try_to_vec::<f32>().expect("f32 values");
         let td: Vec<f64> = samples.iter().zip(&predicted).map(|(s, v)| s.reward - f64::from(*v)).collect();
+        self.critic_losses.push(td.iter().map(|td| td * td).sum::<f64>() / b as f64);
+        let returns: Vec<f32> = samples.iter().map(|s| s.reward as f32).collect();
+        let returns = Tensor::<1>::from_data(TensorData::new(returns, [b]), &self.device);
+        let value_loss = (returns - value.values(states.clone())).powf_scalar(2.0).mean();
+        let grads = GradientsParams::from_grads(value_loss.backward(), &value);
+        self.value = Some(self.value_optim.step(self.config.rl_learning_rate, value, grads));
+        self.memory.update_priorities(&indices, &td);
+        if self.critic_steps < self.config.critic_warmup {
+            self.critic_steps += 1;
+            return;
+        }
         let mut gradient = Vec::with_capacity(b * ACTIONS);
         for ((sample, td), weight) in samples.iter().zip(&td).zip(&weights) {
             let action = sample.action.expect("RL samples have actions");
-            gradient.extend(policy_logit_gradient(&sample.output, action, td * weight, self.config.entropy_weight, b));
+            gradient.extend(policy_logit_gradient(
+                &sample.output,
+                action,
+                td * weight,
+                self.config.entropy_weight,
+                self.config.entropy,
+                b,
+            ));
         }
         let loss_sample: f64 = samples
             .iter()
@@ -152,25 +185,61 @@ impl State {
             .sum::<f64>()
             / b as f64;
         self.losses.push(loss_sample);
+        let entropy: f64 = samples
+            .iter()
+            .map(|s| s.output.iter().filter(|q| **q > 0.0).map(|q| -f64::from(*q) * f64::from(*q).ln()).sum::<f64>())
+            .sum::<f64>()
+            / b as f64;
+        self.entropies.push(entropy);
         let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
         let policy = self.policy.take().expect("present");
+        let probabilities = |policy: &PolicyNet| -> Vec<f32> {
+            softmax(policy.logits(states.clone()).detach(), 1).into_data().try_to_vec::<f32>().expect("f32")
+        };
+        let before = probabilities(&policy);
         let surrogate = (policy.logits(states.clone()) * gradient).sum();
         let grads = GradientsParams::from_grads(surrogate.backward(), &policy);
         let policy = self.policy_optim.step(self.config.rl_learning_rate, policy, grads);
-        let returns: Vec<f32> = samples.iter().map(|s| s.reward as f32).collect();
-        let returns = Tensor::<1>::from_data(TensorData::new(returns, [b]), &self.device);
-        let value_loss = (returns - value.values(states)).powf_scalar(2.0).mean();
-        let grads = GradientsParams::from_grads(value_loss.backward(), &value);
-        self.value = Some(self.value_optim.step(self.config.rl_learning_rate, value, grads));
-        self.memory.update_priorities(&indices, &td);
-        self.acting = policy.export();
+        let after = probabilities(&policy);
+        let kl: f64 = before
+            .iter()
+            .zip(&after)
+            .filter(|(p, _)| **p > 0.0)
+            .map(|(p, q)| f64::from(*p) * (f64::from(*p).ln() - f64::from(q.max(1e-30)).ln()))
+            .sum::<f64>()
+            / b as f64;
+        self.kls.push(kl);
+        self.acting = fold_scale(policy.export(), &self.scale);
         self.policy = Some(policy);
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.rl_steps {
             let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
             let counts = std::mem::take(&mut self.counts);
-            self.due.push((self.steps, self.acting.clone(), loss, reward, counts));
+            let updates = UpdateStats {
+                accuracy: None,
+                entropy: Some(crate::mean_and_clear(&mut self.entropies)),
+                critic_loss: Some(crate::mean_and_clear(&mut self.critic_losses)),
+                kl: Some(crate::mean_and_clear(&mut self.kls)),
+            };
+            self.due.push((self.steps, self.acting.clone(), loss, reward, counts, updates));
         }
+    }
+
+    /// Job `job`'s term of the slot reward as `slot` stands, plus `task` if given (by the true
+    /// speeds; only the marginal reward needs it).
+    fn term(&self, slot: &Slot, job: usize, task: Option<Task>) -> f64 {
+        if self.config.reward != Reward::Marginal {
+            return 0.0;
+        }
+        let entry = &slot.jobs[job];
+        let (mut ps, mut workers) = (entry.ps(), entry.workers());
+        match task {
+            Some(Task::Worker) => workers += 1,
+            Some(Task::Ps) => ps += 1,
+            Some(Task::Bundle) => (ps, workers) = (ps + 1, workers + 1),
+            None => {}
+        }
+        reward_term(slot, job, &self.speeds, 1200.0, ps, workers)
     }
 }
 
@@ -178,7 +247,7 @@ impl State {
 struct Act(Arc<Mutex<State>>);
 
 impl Learner for Act {
-    fn choose(&mut self, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize> {
+    fn choose(&mut self, slot: &Slot, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize> {
         let mut state = self.0.lock().expect("not poisoned");
         let probabilities = state.acting.probabilities(&observation.state);
         let masked: Vec<f64> =
@@ -222,85 +291,120 @@ impl Learner for Act {
             reward: 0.0,
         };
         if action == SKIP {
-            state.slot.push(sample);
+            state.slot.push((sample, None, 0.0));
         } else {
             state.action_freq[action % 3] += 1;
-            state.pending = Some(sample);
+            let job = observation.window[action / 3].expect("an allowed action shows a job");
+            let before = state.term(slot, job, None);
+            state.pending = Some((sample, job, before));
         }
         Some(action)
     }
 
-    fn placed(&mut self, placed: bool) {
+    fn placed(&mut self, slot: &Slot, placed: bool) {
         let mut state = self.0.lock().expect("not poisoned");
-        if let Some(sample) = state.pending.take()
+        if let Some((sample, job, before)) = state.pending.take()
             && placed
         {
-            state.slot.push(sample);
+            let change = state.term(slot, job, None) - before;
+            state.slot.push((sample, Some(slot.jobs[job].id), change));
         }
     }
 
-    fn slot_ended(&mut self, reward: f64) {
+    fn slot_ended(&mut self, reward: f64, progress: &[(JobId, f64)]) {
         let mut state = self.0.lock().expect("not poisoned");
         state.rewards.push(reward);
-        let samples: Vec<Sample> = state.slot.drain(..).collect();
-        for mut sample in samples {
+        let decisions: Vec<(Sample, Option<JobId>, f64)> = state.slot.drain(..).collect();
+        let mut to_go = 0.0;
+        let mut rewards = vec![0.0; decisions.len()];
+        for (index, (_, job, change)) in decisions.iter().enumerate().rev() {
+            to_go += change;
+            rewards[index] = match state.config.reward {
+                Reward::Slot => reward,
+                Reward::Job => match job {
+                    Some(job) => progress.iter().find(|(id, _)| id == job).map_or(0.0, |(_, term)| *term),
+                    None if progress.is_empty() => 0.0,
+                    None => reward / progress.len() as f64,
+                },
+                Reward::Marginal => to_go,
+            };
+        }
+        for ((mut sample, _, _), reward) in decisions.into_iter().zip(rewards) {
             sample.reward = reward;
             state.memory.store(sample);
         }
-        if state.memory.full() && state.steps < state.config.rl_steps {
-            state.update();
+        for _ in 0..state.config.updates_per_slot {
+            if state.memory.full() && state.steps < state.config.rl_steps {
+                state.update();
+            }
         }
         state.ps_worker_ratio = state.rng.random_range(3..8);
     }
 }
 
-/// Runs the reinforcement-learning phase from `network`; returns the network and the episodes run.
+/// Runs the reinforcement-learning phase from `network` (with any input scale folded in);
+/// returns the network and the episodes run.
 pub(crate) fn train(
     config: &TrainConfig,
     network: PolicyNetwork,
-    traces: &Traces,
-    cluster: &Arc<ClusterSpec>,
-    speeds: &Dl2Speed,
+    validator: &Validator<'_>,
+    speeds: &Arc<Dl2Speed>,
     point: &mut dyn FnMut(CurvePoint, &PolicyNetwork),
 ) -> Result<(PolicyNetwork, usize), String> {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(derive(config.seed, 6, 0));
     let value = ValueNet::new(&mut rng, &device);
     let adam = || AdamConfig::new().with_epsilon(1e-8).init();
+    let scale = input_scale(config.normalise_inputs);
     let state = Arc::new(Mutex::new(State {
         rng,
         memory: Prioritized::new(config.memory),
-        policy: Some(PolicyNet::from_weights(&network, &device)),
+        policy: Some(PolicyNet::from_weights(&unfold_scale(network.clone(), &scale), &device)),
         value: Some(value),
         policy_optim: adam(),
         value_optim: adam(),
         device,
         config: config.clone(),
+        scale,
+        speeds: Arc::clone(speeds),
         acting: network,
         pending: None,
         slot: Vec::new(),
         action_freq: [0; 3],
         ps_worker_ratio: 5,
         steps: 0,
+        critic_steps: 0,
         losses: Vec::new(),
         rewards: Vec::new(),
+        entropies: Vec::new(),
+        critic_losses: Vec::new(),
+        kls: Vec::new(),
         counts: ActionCounts::default(),
         due: Vec::new(),
     }));
+    let traces = validator.traces;
     let mut episodes = 0;
     while state.lock().expect("not poisoned").steps < config.rl_steps {
         state.lock().expect("not poisoned").new_episode();
         let jobs = &traces.train[episodes % traces.train.len()];
         let chooser = Chooser::Learner(Box::new(Act(Arc::clone(&state))));
         let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
-        run_episode(cluster, jobs, speeds, &mut policy, derive(config.seed, 7, episodes as u64))?;
+        run_episode(validator.cluster, jobs, validator.speeds, &mut policy, derive(config.seed, 7, episodes as u64))?;
         episodes += 1;
         let due: Vec<_> = state.lock().expect("not poisoned").due.drain(..).collect();
-        for (step, network, loss, reward, counts) in due {
+        for (step, network, loss, reward, counts, updates) in due {
             let network = Arc::new(network);
-            let jct = validate(&network, traces, cluster, speeds, config.seed)?;
-            let point_at =
-                CurvePoint { phase: "rl".into(), step, validation_jct_slots: jct, loss, reward, actions: Some(counts) };
+            let (jct, validation) = validator.run(&network)?;
+            let point_at = CurvePoint {
+                phase: "rl".into(),
+                step,
+                validation_jct_slots: jct,
+                loss,
+                reward,
+                actions: Some(counts),
+                validation: Some(validation),
+                updates: Some(updates),
+            };
             point(point_at, &network);
         }
     }

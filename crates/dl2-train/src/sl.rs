@@ -1,18 +1,17 @@
 //! Supervised warm-up: the network learns the increments DRF makes (`train.py`, `sl_agent`).
 
-use crate::nets::PolicyNet;
+use crate::nets::{PolicyNet, fold_scale, input_scale, scale_states};
 use crate::replay::{Sample, Uniform};
-use crate::{CurvePoint, Traces, TrainConfig, derive, run_episode, validate};
+use crate::{CurvePoint, Teacher, TrainConfig, UpdateStats, Validator, derive, run_episode};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use schedlab_core::ClusterSpec;
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::{Heuristic, Recorder};
 use schedlab_policies_dl2::network::PolicyNetwork;
-use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, WINDOW};
+use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
 use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
 use std::sync::{Arc, Mutex};
@@ -24,12 +23,17 @@ pub(crate) struct State {
     optim: ModuleOptimizer,
     device: Device,
     config: TrainConfig,
+    /// Each input's factor (all 1 unless inputs are normalised).
+    scale: Vec<f32>,
     steps: usize,
     losses: Vec<f64>,
     rewards: Vec<f64>,
+    /// Labelled samples and how many the network's most probable action matched, since the
+    /// last point.
+    labelled: (u64, u64),
     /// Networks due for validation: at every multiple of the interval and at the last step,
-    /// with the mean loss and reward since the previous one.
-    due: Vec<(usize, PolicyNetwork, f64, f64)>,
+    /// with the mean loss, reward and accuracy since the previous one.
+    due: Vec<(usize, PolicyNetwork, f64, f64, f64)>,
 }
 
 impl State {
@@ -44,17 +48,34 @@ impl State {
                 labels[row * ACTIONS + action] = 1.0;
             }
         }
+        scale_states(&mut states, &self.scale);
+        let actions: Vec<Option<usize>> = samples.iter().map(|sample| sample.action).collect();
         let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
         let labels = Tensor::<2>::from_data(TensorData::new(labels, [b, ACTIONS]), &self.device);
         let net = self.net.take().expect("the network is present");
-        let loss = net.cross_entropy(states, labels);
+        let logits: Vec<f32> = net.logits(states.clone()).detach().into_data().try_to_vec::<f32>().expect("f32");
+        for (row, action) in actions.iter().enumerate() {
+            if let Some(action) = action {
+                let row = &logits[row * ACTIONS..(row + 1) * ACTIONS];
+                let best = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                self.labelled.0 += 1;
+                self.labelled.1 += u64::from(row[*action] == best);
+            }
+        }
+        let loss = if self.config.sl_mask_skip {
+            net.cross_entropy_without_skip(states, labels)
+        } else {
+            net.cross_entropy(states, labels)
+        };
         self.losses.push(f64::from(loss.clone().detach().into_data().try_to_vec::<f32>().expect("f32")[0]));
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         let net = self.optim.step(self.config.sl_learning_rate, net, grads);
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.sl_steps {
             let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
-            self.due.push((self.steps, net.export(), loss, reward));
+            let (labelled, matched) = std::mem::take(&mut self.labelled);
+            let accuracy = matched as f64 / labelled.max(1) as f64;
+            self.due.push((self.steps, fold_scale(net.export(), &self.scale), loss, reward, accuracy));
         }
         self.net = Some(net);
     }
@@ -76,6 +97,16 @@ impl Recorder for Record {
         state.memory.store(Sample { state: observation.state, output: Vec::new(), action, reward: 0.0 });
     }
 
+    fn skipped(&mut self, slot: &Slot) {
+        let mut state = self.0.lock().expect("not poisoned");
+        let mut order: [usize; WINDOW] = std::array::from_fn(|column| column);
+        order.shuffle(&mut state.rng);
+        let observation = Observation::of(slot).permuted(&order);
+        if !observation.is_empty() {
+            state.memory.store(Sample { state: observation.state, output: Vec::new(), action: Some(SKIP), reward: 0.0 });
+        }
+    }
+
     fn slot_ended(&mut self, reward: f64) {
         let mut state = self.0.lock().expect("not poisoned");
         state.rewards.push(reward);
@@ -85,17 +116,18 @@ impl Recorder for Record {
     }
 }
 
-/// Runs the supervised phase; returns the network and the episodes run.
+/// Runs the supervised phase; returns the network (the input scale folded in) and the
+/// episodes run.
 pub(crate) fn train(
     config: &TrainConfig,
-    traces: &Traces,
-    cluster: &Arc<ClusterSpec>,
-    speeds: &Dl2Speed,
+    validator: &Validator<'_>,
+    speeds: &Arc<Dl2Speed>,
     point: &mut dyn FnMut(CurvePoint, &PolicyNetwork),
 ) -> Result<(PolicyNetwork, usize), String> {
     let device = Device::flex().autodiff();
     let mut rng = ChaCha8Rng::seed_from_u64(derive(config.seed, 5, 0));
     let net = PolicyNet::new(&mut rng, &device);
+    let scale = input_scale(config.normalise_inputs);
     let state = Arc::new(Mutex::new(State {
         rng,
         memory: Uniform::new(config.memory),
@@ -103,15 +135,19 @@ pub(crate) fn train(
         optim: AdamConfig::new().with_epsilon(1e-8).init(),
         device,
         config: config.clone(),
+        scale: scale.clone(),
         steps: 0,
         losses: Vec::new(),
         rewards: Vec::new(),
+        labelled: (0, 0),
         due: Vec::new(),
     }));
-    let export =
-        |state: &Arc<Mutex<State>>| state.lock().expect("not poisoned").net.as_ref().expect("present").export();
+    let export = |state: &Arc<Mutex<State>>| {
+        let state = state.lock().expect("not poisoned");
+        fold_scale(state.net.as_ref().expect("present").export(), &state.scale)
+    };
     let initial = Arc::new(export(&state));
-    let jct = validate(&initial, traces, cluster, speeds, config.seed)?;
+    let (jct, validation) = validator.run(&initial)?;
     point(
         CurvePoint {
             phase: "sl".into(),
@@ -120,26 +156,62 @@ pub(crate) fn train(
             loss: f64::NAN,
             reward: f64::NAN,
             actions: None,
+            validation: Some(validation),
+            updates: None,
         },
         &initial,
     );
+    let (teacher, name) = match config.teacher {
+        Teacher::Drf => (Heuristic::Drf, "dl2-drf"),
+        Teacher::SlotGreedy => (Heuristic::SlotReward(Arc::clone(speeds)), "dl2-slot-greedy"),
+    };
+    let traces = validator.traces;
     let mut episodes = 0;
     while state.lock().expect("not poisoned").steps < config.sl_steps {
         let jobs = &traces.train[episodes % traces.train.len()];
         let chooser =
-            Chooser::Heuristic { heuristic: Heuristic::Drf, recorder: Some(Box::new(Record(Arc::clone(&state)))) };
-        let mut policy = Dl2::new("dl2-drf".into(), chooser, SlotConfig::default());
-        run_episode(cluster, jobs, speeds, &mut policy, derive(config.seed, 4, episodes as u64))?;
+            Chooser::Heuristic { heuristic: teacher.clone(), recorder: Some(Box::new(Record(Arc::clone(&state)))) };
+        let mut policy = Dl2::new(name.into(), chooser, SlotConfig::default());
+        run_episode(validator.cluster, jobs, validator.speeds, &mut policy, derive(config.seed, 4, episodes as u64))?;
         episodes += 1;
         let due: Vec<_> = state.lock().expect("not poisoned").due.drain(..).collect();
-        for (step, network, loss, reward) in due {
+        for (step, network, loss, reward, accuracy) in due {
             let network = Arc::new(network);
-            let jct = validate(&network, traces, cluster, speeds, config.seed)?;
+            let (jct, validation) = validator.run(&network)?;
             point(
-                CurvePoint { phase: "sl".into(), step, validation_jct_slots: jct, loss, reward, actions: None },
+                CurvePoint {
+                    phase: "sl".into(),
+                    step,
+                    validation_jct_slots: jct,
+                    loss,
+                    reward,
+                    actions: None,
+                    validation: Some(validation),
+                    updates: Some(UpdateStats { accuracy: Some(accuracy), ..UpdateStats::default() }),
+                },
                 &network,
             );
         }
     }
-    Ok((export(&state), episodes))
+    let mut network = export(&state);
+    if let Some(prior) = config.skip_prior {
+        let state = state.lock().expect("not poisoned");
+        // The newest 1,024 states of the memory (enough for a mean; 8 passes over them).
+        let states: Vec<&[f32]> = state.memory.iter().rev().take(1024).map(|sample| sample.state.as_slice()).collect();
+        network = set_skip_prior(network, &states, prior);
+    }
+    Ok((network, episodes))
+}
+
+/// Shifts skip's output bias so that its mean probability over `states` is `prior` (a few
+/// Newton steps on the log-odds of the mean, which moves monotonically with the bias).
+pub fn set_skip_prior(mut network: PolicyNetwork, states: &[&[f32]], prior: f64) -> PolicyNetwork {
+    let logit = |p: f64| (p / (1.0 - p)).ln();
+    for _ in 0..8 {
+        let mean: f64 = states.iter().map(|state| f64::from(network.probabilities(state)[SKIP])).sum::<f64>()
+            / states.len().max(1) as f64;
+        let mean = mean.clamp(1e-12, 1.0 - 1e-12);
+        network.output.bias[SKIP] += (logit(prior) - logit(mean)) as f32;
+    }
+    network
 }

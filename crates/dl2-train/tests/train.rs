@@ -5,8 +5,8 @@ use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::SeedableRng;
-use schedlab_dl2_train::nets::{PolicyNet, policy_logit_gradient};
-use schedlab_dl2_train::{TrainConfig, train};
+use schedlab_dl2_train::nets::{Entropy, PolicyNet, fold_scale, input_scale, policy_logit_gradient, scale_states, unfold_scale};
+use schedlab_dl2_train::{Reward, Teacher, TrainConfig, train};
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS};
 use std::path::Path;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ fn the_surrogate_gives_dl2s_policy_gradient() {
     let mut gradient = Vec::new();
     for row in 0..b {
         let q = &probabilities[row * ACTIONS..(row + 1) * ACTIONS];
-        gradient.extend(policy_logit_gradient(q, actions[row], advantages[row], w, b));
+        gradient.extend(policy_logit_gradient(q, actions[row], advantages[row], w, Entropy::MeanOverActions, b));
     }
     let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &device);
     let surrogate = (net.logits(x()) * gradient).sum();
@@ -141,4 +141,116 @@ fn the_rl_curve_counts_decisions_replaced_by_the_rules_and_skips() {
     // Epsilon-greedy draws from the same stream, so it changes what is learned.
     let (_, epsilon) = counts(&TrainConfig { epsilon_temperature: Some(500.0), ..config });
     assert_ne!(network, epsilon);
+}
+
+#[test]
+fn folding_the_input_scale_gives_the_scaled_networks_outputs_on_raw_states() {
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let net = PolicyNet::new(&mut rng, &device);
+    let scale = input_scale(true);
+    assert!(scale.iter().all(|factor| factor.log2().fract() == 0.0), "powers of two: folding is exact");
+    assert_eq!(input_scale(false), vec![1.0; INPUTS]);
+    let raw = states(3);
+    let mut scaled = raw.clone();
+    scale_states(&mut scaled, &scale);
+    let on_scaled: Vec<f32> = net
+        .probabilities(Tensor::<2>::from_data(TensorData::new(scaled, [3, INPUTS]), &device))
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap();
+    let folded = fold_scale(net.export(), &scale);
+    for row in 0..3 {
+        let p = folded.probabilities(&raw[row * INPUTS..(row + 1) * INPUTS]);
+        for (a, b) in p.iter().zip(&on_scaled[row * ACTIONS..(row + 1) * ACTIONS]) {
+            assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        }
+    }
+    assert_eq!(unfold_scale(folded, &scale), net.export(), "unfolding restores the weights exactly");
+}
+
+#[test]
+fn the_supervised_loss_without_skip_leaves_skips_logit_alone() {
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let net = PolicyNet::new(&mut rng, &device);
+    let b = 4;
+    let mut labels = vec![0.0f32; b * ACTIONS];
+    for row in 0..b {
+        labels[row * ACTIONS + row * 3] = 1.0;
+    }
+    let x = || Tensor::<2>::from_data(TensorData::new(states(b), [b, INPUTS]), &device);
+    let y = || Tensor::<2>::from_data(TensorData::new(labels.clone(), [b, ACTIONS]), &device);
+    let step = |loss: Tensor<1>| {
+        let mut sgd = SgdConfig::new().init();
+        sgd.step(1.0, net.clone(), GradientsParams::from_grads(loss.backward(), &net)).export()
+    };
+    let start = net.export().output.bias[ACTIONS - 1];
+    let masked = step(net.cross_entropy_without_skip(x(), y()));
+    let full = step(net.cross_entropy(x(), y()));
+    assert_eq!(masked.output.bias[ACTIONS - 1], start, "skip's bias gets no gradient");
+    assert!(full.output.bias[ACTIONS - 1] < start, "with skip in the softmax, a label elsewhere pushes it down");
+    assert_ne!(masked.output.bias[0], start, "the labelled actions learn");
+}
+
+#[test]
+fn every_training_option_is_reproducible_and_changes_what_is_learned() {
+    let Some((_, speeds)) = speeds() else { return };
+    let base = tiny(3, 1);
+    let options = TrainConfig {
+        normalise_inputs: true,
+        teacher: Teacher::SlotGreedy,
+        sl_mask_skip: true,
+        skip_prior: Some(0.05),
+        reward: Reward::Marginal,
+        entropy: Entropy::PerSample,
+        critic_warmup: 2,
+        updates_per_slot: 2,
+        ..base.clone()
+    };
+    let run = |config: &TrainConfig| train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
+    let first = run(&options);
+    assert_eq!(
+        serde_json::to_string(&first.network).unwrap(),
+        serde_json::to_string(&run(&options).network).unwrap()
+    );
+    let plain = run(&base).network;
+    assert_ne!(first.network, plain);
+    for changed in [
+        TrainConfig { normalise_inputs: true, ..base.clone() },
+        TrainConfig { sl_mask_skip: true, ..base.clone() },
+        TrainConfig { skip_prior: Some(0.05), ..base.clone() },
+        TrainConfig { reward: Reward::Job, ..base.clone() },
+        TrainConfig { reward: Reward::Marginal, ..base.clone() },
+        TrainConfig { entropy: Entropy::PerSample, ..base.clone() },
+        TrainConfig { critic_warmup: 2, ..base.clone() },
+        TrainConfig { updates_per_slot: 2, ..base.clone() },
+        TrainConfig { teacher: Teacher::SlotGreedy, ..base.clone() },
+    ] {
+        assert_ne!(run(&changed).network, plain, "{changed:?} changed nothing");
+    }
+    // Diagnostics at every point: validation everywhere, accuracy in SL, the rest in RL.
+    for point in &first.curve {
+        let validation = point.validation.expect("validated");
+        assert!(validation.tasks_per_slot > 0.0 && validation.ratio_to_drf > 0.0, "{point:?}");
+        if point.step > 0 {
+            let updates = point.updates.expect("update stats");
+            assert_eq!(point.phase == "sl", updates.accuracy.is_some(), "{point:?}");
+            assert_eq!(point.phase == "rl", updates.kl.is_some() && updates.entropy.is_some(), "{point:?}");
+        }
+    }
+    assert!(first.wall_seconds > 0.0);
+    assert_eq!(first.baseline_tasks_per_slot.len(), first.baselines.len());
+}
+
+#[test]
+fn the_skip_prior_sets_skips_mean_probability() {
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let network = PolicyNet::new(&mut rng, &device).export();
+    let raw = states(16);
+    let rows: Vec<&[f32]> = raw.chunks(INPUTS).collect();
+    let set = schedlab_dl2_train::set_skip_prior(network, &rows, 0.05);
+    let mean: f64 = rows.iter().map(|row| f64::from(set.probabilities(row)[ACTIONS - 1])).sum::<f64>() / 16.0;
+    assert!((mean - 0.05).abs() < 1e-3, "{mean}");
 }

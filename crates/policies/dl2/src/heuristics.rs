@@ -17,6 +17,11 @@ pub trait Recorder: Send {
     fn slot_ended(&mut self, reward: f64) {
         let _ = reward;
     }
+    /// The heuristic ended `slot` by choice (nothing left it wants), not because a task did not
+    /// fit: the slot-reward greedy's skip. Default: nothing.
+    fn skipped(&mut self, slot: &Slot) {
+        let _ = slot;
+    }
 }
 
 /// A heuristic.
@@ -199,16 +204,21 @@ fn epochs_per_slot(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64
     speed * slot_seconds / epoch_size
 }
 
+/// Job `job`'s term of DL2's slot reward with `ps` servers and `workers` workers, by the true
+/// speed function: `min(epochs per slot, remaining epochs) / declared epochs`.
+pub fn reward_term(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64, ps: u32, workers: u32) -> f64 {
+    let entry = &slot.jobs[job];
+    let remaining = (entry.epochs - entry.progress).max(0.0);
+    epochs_per_slot(slot, job, speeds, slot_seconds, ps, workers).max(0.0).min(remaining) / entry.epochs
+}
+
 /// The best next task of job `job` for DL2's slot reward and its gain per task: the reward is
 /// `sum_j min(epochs per slot, remaining epochs) / declared epochs` (`rl_env.py`, `_progress`),
 /// so a task's gain is the change of the job's term; a bundle's gain counts per task (half).
 /// `None` when the caps allow no task or none gains.
 fn slot_reward_gain(slot: &Slot, job: usize, speeds: &Dl2Speed, slot_seconds: f64) -> Option<(f64, Task)> {
     let entry = &slot.jobs[job];
-    let remaining = (entry.epochs - entry.progress).max(0.0);
-    let term = |ps: u32, workers: u32| {
-        epochs_per_slot(slot, job, speeds, slot_seconds, ps, workers).max(0.0).min(remaining) / entry.epochs
-    };
+    let term = |ps: u32, workers: u32| reward_term(slot, job, speeds, slot_seconds, ps, workers);
     let (ps, workers) = (entry.ps(), entry.workers());
     let now = term(ps, workers);
     let options = [
@@ -243,6 +253,9 @@ fn slot_reward(slot: &mut Slot, speeds: &Dl2Speed, slot_seconds: f64, recorder: 
             return;
         }
         push(&mut queue, slot, job);
+    }
+    if let Some(recorder) = recorder {
+        recorder.skipped(slot);
     }
 }
 

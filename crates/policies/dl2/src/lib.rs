@@ -15,5 +15,5 @@ pub mod policy;
 mod registry;
 pub mod slot;
 
-pub use policy::{Chooser, Dl2, Learner, SlotConfig, pick};
+pub use policy::{Chooser, Dl2, Learner, SlotConfig, SlotStats, pick};
 pub use registry::{BUILTIN_WEIGHTS, POLICIES, digest};

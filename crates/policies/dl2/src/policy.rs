@@ -20,13 +20,51 @@ use std::sync::Arc;
 pub trait Learner: Send {
     /// Picks an action for `observation` among those `mask` allows; `None` ends the slot (DL2:
     /// every action has probability 0).
-    fn choose(&mut self, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize>;
+    /// `slot` is the slot the observation was taken of.
+    fn choose(&mut self, slot: &Slot, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize>;
     /// Whether the last chosen task fitted on the least-loaded node (if not, the slot ends and
-    /// DL2 does not keep the sample).
-    fn placed(&mut self, placed: bool);
+    /// DL2 does not keep the sample); `slot` is the slot after it.
+    fn placed(&mut self, slot: &Slot, placed: bool);
     /// The slot ended; `reward` is the sum over jobs that ran of the epochs they made in it
-    /// over their declared epochs (DL2's slot reward).
-    fn slot_ended(&mut self, reward: f64);
+    /// over their declared epochs (DL2's slot reward), `progress` each such job's term of that
+    /// sum (DL2's `job_prog_in_ts`).
+    fn slot_ended(&mut self, reward: f64, progress: &[(JobId, f64)]);
+}
+
+/// What the slots of a run looked like (for training diagnostics).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SlotStats {
+    /// Slots decided.
+    pub slots: u64,
+    /// Tasks (workers plus servers) allocated, summed over slots.
+    pub tasks: u64,
+    /// Decisions the policy network made (not heuristics).
+    pub decisions: u64,
+    /// The network's probability of skip at those decisions (masked, renormalised), summed.
+    pub skip_probability: f64,
+    /// Decisions that were skip.
+    pub skips: u64,
+}
+
+impl SlotStats {
+    /// Mean tasks per slot.
+    pub fn tasks_per_slot(&self) -> f64 {
+        self.tasks as f64 / self.slots.max(1) as f64
+    }
+
+    /// Mean probability of skip per decision (NaN without decisions).
+    pub fn mean_skip_probability(&self) -> f64 {
+        if self.decisions == 0 { f64::NAN } else { self.skip_probability / self.decisions as f64 }
+    }
+
+    /// Adds another run's.
+    pub fn add(&mut self, other: &SlotStats) {
+        self.slots += other.slots;
+        self.tasks += other.tasks;
+        self.decisions += other.decisions;
+        self.skip_probability += other.skip_probability;
+        self.skips += other.skips;
+    }
 }
 
 /// Who decides within a slot.
@@ -88,6 +126,7 @@ pub struct Dl2 {
     acted: Option<u64>,
     ran: Vec<Ran>,
     rewards: Vec<f64>,
+    stats: SlotStats,
 }
 
 impl Dl2 {
@@ -107,7 +146,13 @@ impl Dl2 {
             acted: None,
             ran: Vec::new(),
             rewards: Vec::new(),
+            stats: SlotStats::default(),
         }
+    }
+
+    /// What the slots of the last run looked like.
+    pub fn stats(&self) -> SlotStats {
+        self.stats
     }
 
     /// The reward of every slot so far.
@@ -121,14 +166,17 @@ impl Dl2 {
             return;
         }
         let mut reward = 0.0;
+        let mut terms = Vec::with_capacity(self.ran.len());
         for ran in self.ran.drain(..) {
             // A job that finished has made its declared epochs (DL2 declares them exactly).
             let progress = context.jobs.get(ran.id).map_or(ran.epochs, |view| view.progress(context.now));
-            reward += (progress - ran.start_progress).max(0.0) / ran.epochs;
+            let term = (progress - ran.start_progress).max(0.0) / ran.epochs;
+            reward += term;
+            terms.push((ran.id, term));
         }
         self.rewards.push(reward);
         match &mut self.chooser {
-            Chooser::Learner(learner) => learner.slot_ended(reward),
+            Chooser::Learner(learner) => learner.slot_ended(reward, &terms),
             Chooser::Heuristic { recorder: Some(recorder), .. } => recorder.slot_ended(reward),
             _ => {}
         }
@@ -193,9 +241,16 @@ impl Dl2 {
                         )));
                     }
                     let probabilities = network.probabilities(&observation.state);
-                    pick(&probabilities, &mask, *sample, &mut self.rng)
+                    let allowed: f64 = probabilities.iter().zip(&mask).filter(|(_, a)| **a).map(|(p, _)| *p as f64).sum();
+                    if allowed > 0.0 {
+                        self.stats.decisions += 1;
+                        self.stats.skip_probability += probabilities[SKIP] as f64 / allowed;
+                    }
+                    let action = pick(&probabilities, &mask, *sample, &mut self.rng);
+                    self.stats.skips += u64::from(action == Some(SKIP));
+                    action
                 }
-                Chooser::Learner(learner) => learner.choose(&observation, &mask),
+                Chooser::Learner(learner) => learner.choose(slot, &observation, &mask),
                 Chooser::Heuristic { .. } => unreachable!("heuristics fill slots themselves"),
             };
             let Some(action) = action else { return Ok(()) };
@@ -208,7 +263,7 @@ impl Dl2 {
             };
             let placed = slot.place(job, task);
             if let Chooser::Learner(learner) = &mut self.chooser {
-                learner.placed(placed);
+                learner.placed(slot, placed);
             }
             if !placed {
                 return Ok(());
@@ -264,6 +319,7 @@ impl Policy for Dl2 {
         self.acted = None;
         self.ran.clear();
         self.rewards.clear();
+        self.stats = SlotStats::default();
         Ok(())
     }
 
@@ -299,6 +355,8 @@ impl Policy for Dl2 {
         self.cluster = Some(cluster);
         filled?;
         let mut decision = Decision { next_tick: next, ..Decision::none() };
+        self.stats.slots += 1;
+        self.stats.tasks += jobs.iter().map(|job| u64::from(job.workers() + job.ps())).sum::<u64>();
         for (job, view) in jobs.iter().zip(&views) {
             let target = allocation_of(job);
             if target.is_some() && job.ps() > 0 {
