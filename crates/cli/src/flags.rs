@@ -143,6 +143,33 @@ pub struct TrainDl2Args {
     /// Critic-only updates before the first policy update (DL2: 0).
     #[arg(long, default_value_t = 0)]
     pub critic_warmup: usize,
+    /// Training traces, cycled (DL2: 100).
+    #[arg(long, default_value_t = 100)]
+    pub train_traces: usize,
+    /// Validation traces (DL2: 10).
+    #[arg(long, default_value_t = 10)]
+    pub validation_traces: usize,
+    /// Jobs per trace (DL2: 200).
+    #[arg(long, default_value_t = 200)]
+    pub jobs: usize,
+    /// Nodes of 8 CPUs and 2 GPUs (DL2: 500).
+    #[arg(long, default_value_t = 500)]
+    pub nodes: usize,
+    /// Replay memory size (DL2: 8,192).
+    #[arg(long, default_value_t = 8192)]
+    pub memory: usize,
+    /// Batch size (DL2: 256).
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Supervised learning rate (DL2: 0.005).
+    #[arg(long, default_value_t = 0.005)]
+    pub sl_learning_rate: f64,
+    /// Actor and critic learning rate (DL2: 1e-4).
+    #[arg(long, default_value_t = 1e-4)]
+    pub rl_learning_rate: f64,
+    /// Entropy weight (DL2: 0.1).
+    #[arg(long, default_value_t = 0.1)]
+    pub entropy_weight: f64,
     /// Updates per slot once the memory is full (DL2: 1).
     #[arg(long, default_value_t = 1)]
     pub updates_per_slot: usize,

@@ -102,6 +102,15 @@ pub fn dl2(args: &TrainDl2Args) -> Result<()> {
         entropy: kebab(&args.entropy)?,
         critic_warmup: args.critic_warmup,
         updates_per_slot: args.updates_per_slot,
+        sl_learning_rate: args.sl_learning_rate,
+        rl_learning_rate: args.rl_learning_rate,
+        entropy_weight: args.entropy_weight,
+        train_traces: args.train_traces,
+        validation_traces: args.validation_traces,
+        jobs: args.jobs,
+        nodes: args.nodes,
+        memory: args.memory,
+        batch: args.batch,
         ..Default::default()
     };
     schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {

@@ -146,6 +146,43 @@ fn train_names_its_settings_and_says_how_to_get_the_trainer() {
     assert!(!out.exists());
 }
 
+/// One tiny DL2 training through the command, twice from one seed (CI runs it with
+/// `--features train`).
+#[cfg(feature = "train")]
+#[test]
+fn train_dl2_twice_from_one_seed_writes_the_same_weights_and_a_full_manifest() {
+    let Some(data) = data_dir_with("dl2/config_speed.txt") else { return };
+    let dir = temp_dir("train-dl2");
+    let out = dir.join("dl2.json");
+    let run = || {
+        schedlab()
+            .env("SCHEDLAB_DATA", &data)
+            .args(["train", "dl2", "--out"])
+            .arg(&out)
+            .args(["--seed", "3", "--sl-steps", "3", "--rl-steps", "3", "--validation-interval", "3"])
+            .args(["--train-traces", "2", "--validation-traces", "1", "--jobs", "20", "--nodes", "10"])
+            .args(["--memory", "64", "--batch", "8", "--normalise-inputs", "--reward", "marginal"])
+            .output()
+            .unwrap()
+    };
+    let output = run();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("skip probability") && stderr.contains("tasks per slot"), "{stderr}");
+    let weights = std::fs::read(&out).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("dl2.manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["config"]["seed"], 3);
+    assert_eq!(manifest["config"]["reward"], "marginal");
+    assert!(manifest["wall_seconds"].as_f64().unwrap() > 0.0, "{manifest}");
+    assert!(manifest["data"]["speeds"].is_string() && manifest["curve"].as_array().unwrap().len() >= 3);
+    for plot in ["dl2.learning-curve.png", "dl2.diagnostics.png"] {
+        assert!(std::fs::metadata(dir.join(plot)).unwrap().len() > 1000, "{plot}");
+    }
+    assert!(run().status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), weights, "the same seed gives the same bytes");
+}
+
 /// One tiny training through the command on RLTune's own synthetic trace (CI runs it with
 /// `--features train`).
 #[cfg(feature = "train")]

@@ -7,6 +7,15 @@
 //! exploration rules (`rl_env.py`, `INJECT_SAMPLES`). Episodes run in schedlab's engine through
 //! [`Dl2`]; validation runs the network as DL2 validates it (sampling, no exploration rules).
 //!
+//! Those are the defaults of [`TrainConfig`]. Its other settings are the fixes that let the
+//! network learn to end slots (input normalisation, skip left out of the supervised loss or its
+//! bias reset after it, the authors' per-job reward and a marginal reward of ours, the entropy
+//! summed per sample, a critic warm-up, more updates per slot, the slot greedy as teacher); the
+//! crate README of `schedlab-policies-dl2` measures each. Every curve point carries diagnostics:
+//! the network on the validation traces sampling and by its most probable action (JCT, ratio
+//! to DRF, skip's probability, tasks per slot), supervised accuracy, and the reinforcement
+//! updates' entropy, critic loss and KL.
+//!
 //! Everything random comes from one seed, and the networks train on one thread, so a seed
 //! gives the same weights byte for byte; validation runs in parallel with results kept in
 //! trace order.
@@ -211,6 +220,10 @@ pub struct UpdateStats {
     /// Supervised: the share of labelled samples whose most probable action is the label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accuracy: Option<f64>,
+    /// Supervised: the share of samples with a label (the rest show the teacher's job beyond
+    /// the window: an all-zero label, no loss).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labelled: Option<f64>,
     /// Reinforcement: the entropy of the sampled distributions (nats, per decision).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<f64>,
@@ -344,7 +357,8 @@ pub fn validate(
             let (index, sample) = (run % n, run < n);
             let chooser = Chooser::Network { network: Arc::clone(network), sample };
             let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
-            let jct = run_episode(cluster, &traces.validation[index], speeds, &mut policy, derive(seed, 3, index as u64))?;
+            let jct =
+                run_episode(cluster, &traces.validation[index], speeds, &mut policy, derive(seed, 3, index as u64))?;
             Ok((jct, policy.stats()))
         })
         .collect::<Result<_, String>>()?;
@@ -447,7 +461,8 @@ pub fn train(
         baselines.push((name.to_string(), jct));
         baseline_tasks_per_slot.push((name.to_string(), tasks));
     }
-    let validator = Validator { traces: &traces, cluster: &cluster, speeds: &speeds, seed: config.seed, drf_jct: baselines[0].1 };
+    let validator =
+        Validator { traces: &traces, cluster: &cluster, speeds: &speeds, seed: config.seed, drf_jct: baselines[0].1 };
     let mut curve = Vec::new();
     let (network, sl_episodes) = sl::train(config, &validator, &speeds, &mut |point, network| {
         progress(&point, network);
@@ -597,8 +612,8 @@ pub fn train_to_file(
         });
         let updates = point.updates.map_or(String::new(), |u| {
             let mut text = String::new();
-            if let Some(accuracy) = u.accuracy {
-                text += &format!("; accuracy {accuracy:.3}");
+            if let (Some(accuracy), Some(labelled)) = (u.accuracy, u.labelled) {
+                text += &format!("; accuracy {accuracy:.3} on the {:.1}% labelled", 100.0 * labelled);
             }
             if let (Some(entropy), Some(critic), Some(kl)) = (u.entropy, u.critic_loss, u.kl) {
                 text += &format!("; entropy {entropy:.3}, critic loss {critic:.3e}, KL {kl:.2e}");
@@ -641,6 +656,9 @@ pub fn train_to_file(
     )?;
     plot_learning_curve(&trained, &out.with_extension("learning-curve.png"))?;
     plot_diagnostics(&trained, &out.with_extension("diagnostics.png"))?;
+    for ((name, jct), (_, tasks)) in trained.baselines.iter().zip(&trained.baseline_tasks_per_slot) {
+        log(format!("{name} on the validation traces: JCT {jct:.3} slots, {tasks:.1} tasks per slot"));
+    }
     log(format!("wrote {} in {:.0} s", out.display(), started.elapsed().as_secs_f64()));
     Ok(trained)
 }

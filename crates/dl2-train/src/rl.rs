@@ -5,16 +5,16 @@ use crate::nets::{PolicyNet, ValueNet, fold_scale, input_scale, policy_logit_gra
 use crate::replay::{Prioritized, Sample};
 use crate::{ActionCounts, CurvePoint, Reward, TrainConfig, UpdateStats, Validator, derive, run_episode};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use burn::tensor::activation::softmax;
 use schedlab_core::JobId;
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::reward_term;
-use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::network::PolicyNetwork;
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
+use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig};
 use std::sync::{Arc, Mutex};
 
@@ -217,6 +217,7 @@ impl State {
             let counts = std::mem::take(&mut self.counts);
             let updates = UpdateStats {
                 accuracy: None,
+                labelled: None,
                 entropy: Some(crate::mean_and_clear(&mut self.entropies)),
                 critic_loss: Some(crate::mean_and_clear(&mut self.critic_losses)),
                 kl: Some(crate::mean_and_clear(&mut self.kls)),

@@ -31,9 +31,11 @@ pub(crate) struct State {
     /// Labelled samples and how many the network's most probable action matched, since the
     /// last point.
     labelled: (u64, u64),
+    /// Samples drawn since the last point.
+    drawn: u64,
     /// Networks due for validation: at every multiple of the interval and at the last step,
     /// with the mean loss, reward and accuracy since the previous one.
-    due: Vec<(usize, PolicyNetwork, f64, f64, f64)>,
+    due: Vec<(usize, PolicyNetwork, f64, f64, UpdateStats)>,
 }
 
 impl State {
@@ -50,6 +52,7 @@ impl State {
         }
         scale_states(&mut states, &self.scale);
         let actions: Vec<Option<usize>> = samples.iter().map(|sample| sample.action).collect();
+        self.drawn += b as u64;
         let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
         let labels = Tensor::<2>::from_data(TensorData::new(labels, [b, ACTIONS]), &self.device);
         let net = self.net.take().expect("the network is present");
@@ -74,8 +77,12 @@ impl State {
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.sl_steps {
             let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
             let (labelled, matched) = std::mem::take(&mut self.labelled);
-            let accuracy = matched as f64 / labelled.max(1) as f64;
-            self.due.push((self.steps, fold_scale(net.export(), &self.scale), loss, reward, accuracy));
+            let updates = UpdateStats {
+                accuracy: Some(matched as f64 / labelled.max(1) as f64),
+                labelled: Some(labelled as f64 / std::mem::take(&mut self.drawn).max(1) as f64),
+                ..UpdateStats::default()
+            };
+            self.due.push((self.steps, fold_scale(net.export(), &self.scale), loss, reward, updates));
         }
         self.net = Some(net);
     }
@@ -103,7 +110,12 @@ impl Recorder for Record {
         order.shuffle(&mut state.rng);
         let observation = Observation::of(slot).permuted(&order);
         if !observation.is_empty() {
-            state.memory.store(Sample { state: observation.state, output: Vec::new(), action: Some(SKIP), reward: 0.0 });
+            state.memory.store(Sample {
+                state: observation.state,
+                output: Vec::new(),
+                action: Some(SKIP),
+                reward: 0.0,
+            });
         }
     }
 
@@ -140,6 +152,7 @@ pub(crate) fn train(
         losses: Vec::new(),
         rewards: Vec::new(),
         labelled: (0, 0),
+        drawn: 0,
         due: Vec::new(),
     }));
     let export = |state: &Arc<Mutex<State>>| {
@@ -175,7 +188,7 @@ pub(crate) fn train(
         run_episode(validator.cluster, jobs, validator.speeds, &mut policy, derive(config.seed, 4, episodes as u64))?;
         episodes += 1;
         let due: Vec<_> = state.lock().expect("not poisoned").due.drain(..).collect();
-        for (step, network, loss, reward, accuracy) in due {
+        for (step, network, loss, reward, updates) in due {
             let network = Arc::new(network);
             let (jct, validation) = validator.run(&network)?;
             point(
@@ -187,7 +200,7 @@ pub(crate) fn train(
                     reward,
                     actions: None,
                     validation: Some(validation),
-                    updates: Some(UpdateStats { accuracy: Some(accuracy), ..UpdateStats::default() }),
+                    updates: Some(updates),
                 },
                 &network,
             );

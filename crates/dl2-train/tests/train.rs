@@ -5,7 +5,9 @@ use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::SeedableRng;
-use schedlab_dl2_train::nets::{Entropy, PolicyNet, fold_scale, input_scale, policy_logit_gradient, scale_states, unfold_scale};
+use schedlab_dl2_train::nets::{
+    Entropy, PolicyNet, fold_scale, input_scale, policy_logit_gradient, scale_states, unfold_scale,
+};
 use schedlab_dl2_train::{Reward, Teacher, TrainConfig, train};
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS};
 use std::path::Path;
@@ -210,10 +212,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
     };
     let run = |config: &TrainConfig| train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
     let first = run(&options);
-    assert_eq!(
-        serde_json::to_string(&first.network).unwrap(),
-        serde_json::to_string(&run(&options).network).unwrap()
-    );
+    assert_eq!(serde_json::to_string(&first.network).unwrap(), serde_json::to_string(&run(&options).network).unwrap());
     let plain = run(&base).network;
     assert_ne!(first.network, plain);
     for changed in [

@@ -241,7 +241,8 @@ impl Dl2 {
                         )));
                     }
                     let probabilities = network.probabilities(&observation.state);
-                    let allowed: f64 = probabilities.iter().zip(&mask).filter(|(_, a)| **a).map(|(p, _)| *p as f64).sum();
+                    let allowed: f64 =
+                        probabilities.iter().zip(&mask).filter(|(_, a)| **a).map(|(p, _)| *p as f64).sum();
                     if allowed > 0.0 {
                         self.stats.decisions += 1;
                         self.stats.skip_probability += probabilities[SKIP] as f64 / allowed;
