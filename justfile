@@ -46,7 +46,7 @@ simulate *ARGS:
 train-rltune SPEC OUT *FLAGS:
     cargo run --release --quiet -p schedlab-rltune-train --bin rltune-train -- {{SPEC}} {{OUT}} {{FLAGS}}
 
-# Train DL2's policy network (the built-in weights: `just train-dl2 crates/policies/dl2/weights/dl2.json`;
-# the same as `schedlab train dl2 --out ...` in a build with `--features train`).
+# Train DL2's policy network (the built-in weights: `just train-dl2 crates/policies/dl2/weights/dl2.json --builtin`;
+# the same as `schedlab train dl2 --builtin --out ...` in a build with `--features train`).
 train-dl2 OUT *FLAGS:
     cargo run --release --quiet -p schedlab-dl2-train --bin dl2-train -- {{OUT}} {{FLAGS}}

@@ -92,7 +92,8 @@ pub enum TrainWhat {
     Dl2(TrainDl2Args),
 }
 
-/// `schedlab train dl2` flags (the defaults are the budget of the built-in weights).
+/// `schedlab train dl2` flags: the defaults are DL2's settings (`parameters.py`) at a small
+/// budget; `--builtin` trains the built-in weights.
 #[derive(Debug, clap::Args)]
 pub struct TrainDl2Args {
     /// The weights file to write (`.json`).
@@ -101,11 +102,19 @@ pub struct TrainDl2Args {
     /// Seed of traces, initialisation, shuffles, action draws and replay sampling.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The settings of the built-in weights (crates/policies/dl2/weights/dl2.manifest.json):
+    /// with seed 0 this writes those weights byte for byte. Only `--seed` may be changed.
+    #[arg(long, conflicts_with_all = [
+        "sl_steps", "rl_steps", "validation_interval", "no_inject", "epsilon_temperature",
+        "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
+        "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
+        "memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight",
+    ])]
+    pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
     #[arg(long, default_value_t = 10_000)]
     pub sl_steps: usize,
-    /// Reinforcement-learning updates (DL2's parameters.py: 1,000,000; the built-in weights:
-    /// 6,000, the best validation checkpoint of a run to 56,000).
+    /// Reinforcement-learning updates (DL2's parameters.py: 1,000,000).
     #[arg(long, default_value_t = 6_000)]
     pub rl_steps: usize,
     /// Updates between validations on the 10 validation traces.
@@ -133,9 +142,10 @@ pub struct TrainDl2Args {
     /// supervised states is this (between 0 and 1).
     #[arg(long)]
     pub skip_prior: Option<f64>,
-    /// Each decision's reward: `slot` (DL2's), `job` (DL2's `TS_REWARD_PLUS_JOB_REWARD`) or
-    /// `marginal` (not DL2's: the slot reward's change from the decision to the slot's end).
-    #[arg(long, default_value = "slot", value_parser = ["slot", "job", "marginal"])]
+    /// Each decision's reward: `slot` (DL2's), `job` (DL2's `TS_REWARD_PLUS_JOB_REWARD`),
+    /// `marginal` (not DL2's: the change its own task made to the slot reward) or
+    /// `marginal-to-go` (not DL2's: the slot reward's change from the decision to the slot's end).
+    #[arg(long, default_value = "slot", value_parser = ["slot", "job", "marginal", "marginal-to-go"])]
     pub reward: String,
     /// The entropy term: `mean-over-actions` (DL2's code) or `per-sample` (the paper's formula).
     #[arg(long, default_value = "mean-over-actions", value_parser = ["mean-over-actions", "per-sample"])]

@@ -87,7 +87,22 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
 /// `schedlab train dl2`.
 #[cfg(feature = "train")]
 pub fn dl2(args: &TrainDl2Args) -> Result<()> {
-    let config = schedlab_dl2_train::TrainConfig {
+    let config = if args.builtin {
+        schedlab_dl2_train::TrainConfig { seed: args.seed, ..schedlab_dl2_train::TrainConfig::builtin() }
+    } else {
+        dl2_config(args)?
+    };
+    schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {
+        eprintln!("{line}")
+    })
+    .map(|_| ())
+    .map_err(anyhow::Error::msg)
+}
+
+/// The training settings the flags ask for.
+#[cfg(feature = "train")]
+fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
+    Ok(schedlab_dl2_train::TrainConfig {
         seed: args.seed,
         sl_steps: args.sl_steps,
         rl_steps: args.rl_steps,
@@ -112,12 +127,7 @@ pub fn dl2(args: &TrainDl2Args) -> Result<()> {
         memory: args.memory,
         batch: args.batch,
         ..Default::default()
-    };
-    schedlab_dl2_train::train_to_file(&config, &args.out, &schedlab_core::DataDir::locate(), &|line| {
-        eprintln!("{line}")
     })
-    .map(|_| ())
-    .map_err(anyhow::Error::msg)
 }
 
 /// A kebab-case flag value as the trainer's enum (clap has checked it is one of them).

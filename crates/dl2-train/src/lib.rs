@@ -133,10 +133,14 @@ pub enum Reward {
     /// DL2's `TS_REWARD_PLUS_JOB_REWARD`: a decision gets its job's term of the slot reward, a
     /// skip the slot reward over the jobs that ran (`rl_env.py`, `get_job_reward`).
     Job,
-    /// Not DL2's: the change in the slot reward from this decision to the slot's end (the sum
-    /// of the changes each later task made to its job's term, by the true speed function; a
-    /// skip gets 0). Over a slot the changes add up to the slot reward less the bundles'.
+    /// Not DL2's: the change this decision's task made to its job's term of the slot reward,
+    /// by the true speed function (a skip gets 0): each decision a bandit of its own, as the
+    /// slot greedy scores tasks. Over a slot the changes add up to the slot reward less the
+    /// bundles'.
     Marginal,
+    /// Not DL2's: the change in the slot reward from this decision to the slot's end (the sum
+    /// of [`Reward::Marginal`] over it and the slot's later decisions).
+    MarginalToGo,
 }
 
 impl Default for TrainConfig {
@@ -169,6 +173,32 @@ impl Default for TrainConfig {
         }
     }
 }
+
+impl TrainConfig {
+    /// The settings of the built-in weights (`crates/policies/dl2/weights/dl2.json`): DL2's,
+    /// with the changes that let the network learn to end its slots (the crate README of
+    /// `schedlab-policies-dl2` measures each): inputs normalised, skip left out of the
+    /// supervised loss and its prior set to 0.05 after it, the marginal reward, the authors'
+    /// exploration rules off, entropy weight 0.001; 2,000 supervised and
+    /// [`BUILTIN_RL_STEPS`] reinforcement-learning updates.
+    pub fn builtin() -> TrainConfig {
+        TrainConfig {
+            sl_steps: 2_000,
+            rl_steps: BUILTIN_RL_STEPS,
+            normalise_inputs: true,
+            sl_mask_skip: true,
+            skip_prior: Some(0.05),
+            reward: Reward::Marginal,
+            inject: false,
+            entropy_weight: 0.001,
+            ..TrainConfig::default()
+        }
+    }
+}
+
+/// Reinforcement-learning updates of the built-in weights: the checkpoint with the lowest
+/// sampled validation JCT of a run to 20,000.
+pub const BUILTIN_RL_STEPS: usize = 20_000;
 
 /// One point of the learning curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -533,7 +563,7 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
 
 /// Draws what the network does on the validation traces against updates: tasks per slot
 /// (sampling and most probable action, beside DRF's and the slot greedy's) and skip's mean
-/// probability x 100.
+/// probability x 100,000 (about 1 in 300 decisions shows as 300).
 pub fn plot_diagnostics(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
     let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
     let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
@@ -544,7 +574,7 @@ pub fn plot_diagnostics(trained: &Trained, path: &std::path::Path) -> Result<(),
     let mut lines = vec![
         ("tasks per slot, sampling".to_string(), series(&|v| v.tasks_per_slot)),
         ("tasks per slot, most probable action".to_string(), series(&|v| v.tasks_per_slot_greedy)),
-        ("skip probability x 100, sampling".to_string(), series(&|v| 100.0 * v.skip_probability)),
+        ("skip probability x 100,000, sampling".to_string(), series(&|v| 1e5 * v.skip_probability)),
     ];
     for (name, tasks) in &trained.baseline_tasks_per_slot {
         if name == "dl2-drf" || name == "dl2-slot-greedy" {
@@ -555,7 +585,7 @@ pub fn plot_diagnostics(trained: &Trained, path: &std::path::Path) -> Result<(),
         path,
         "DL2 training: what the network does on the validation traces",
         "updates (supervised, then reinforcement learning)",
-        "tasks per slot; skip probability x 100",
+        "tasks per slot; skip probability x 100,000",
         lines,
     )
 }

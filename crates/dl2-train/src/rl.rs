@@ -229,7 +229,7 @@ impl State {
     /// Job `job`'s term of the slot reward as `slot` stands, plus `task` if given (by the true
     /// speeds; only the marginal reward needs it).
     fn term(&self, slot: &Slot, job: usize, task: Option<Task>) -> f64 {
-        if self.config.reward != Reward::Marginal {
+        if !matches!(self.config.reward, Reward::Marginal | Reward::MarginalToGo) {
             return 0.0;
         }
         let entry = &slot.jobs[job];
@@ -327,7 +327,8 @@ impl Learner for Act {
                     None if progress.is_empty() => 0.0,
                     None => reward / progress.len() as f64,
                 },
-                Reward::Marginal => to_go,
+                Reward::Marginal => *change,
+                Reward::MarginalToGo => to_go,
             };
         }
         for ((mut sample, _, _), reward) in decisions.into_iter().zip(rewards) {

@@ -221,6 +221,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
         TrainConfig { skip_prior: Some(0.05), ..base.clone() },
         TrainConfig { reward: Reward::Job, ..base.clone() },
         TrainConfig { reward: Reward::Marginal, ..base.clone() },
+        TrainConfig { reward: Reward::MarginalToGo, ..base.clone() },
         TrainConfig { entropy: Entropy::PerSample, ..base.clone() },
         TrainConfig { critic_warmup: 2, ..base.clone() },
         TrainConfig { updates_per_slot: 2, ..base.clone() },

@@ -1,6 +1,8 @@
 //! `dl2-train`: trains DL2's policy network (what `schedlab train dl2` runs).
 //!
-//! Usage: `dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]`
+//! Usage: `dl2-train OUT.json [--builtin] [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]`
+//! (`--builtin`: the built-in weights' settings, `TrainConfig::builtin`; flags after it change
+//! them; `schedlab train dl2` has every setting as a flag).
 
 use schedlab_dl2_train::{TrainConfig, train_to_file};
 use std::path::PathBuf;
@@ -13,13 +15,17 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let usage = "usage: dl2-train OUT.json [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]";
+    let usage = "usage: dl2-train OUT.json [--builtin] [--seed N] [--sl-steps N] [--rl-steps N] [--validation-interval N] [--no-inject] [--epsilon-temperature T]";
     let mut args = std::env::args().skip(1);
     let out = PathBuf::from(args.next().ok_or(usage)?);
     let mut config = TrainConfig::default();
     while let Some(flag) = args.next() {
         if flag == "--no-inject" {
             config.inject = false;
+            continue;
+        }
+        if flag == "--builtin" {
+            config = TrainConfig { seed: config.seed, ..TrainConfig::builtin() };
             continue;
         }
         let value = args.next().ok_or_else(|| format!("{flag} needs a value; {usage}"))?;
