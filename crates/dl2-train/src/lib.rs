@@ -196,8 +196,8 @@ impl TrainConfig {
     }
 }
 
-/// Reinforcement-learning updates of the built-in weights: the checkpoint with the lowest
-/// sampled validation JCT of a run to 20,000.
+/// Reinforcement-learning updates of the built-in weights (the run's last point was also its
+/// lowest sampled validation JCT).
 pub const BUILTIN_RL_STEPS: usize = 20_000;
 
 /// One point of the learning curve.

@@ -240,7 +240,7 @@ impl State {
             Some(Task::Bundle) => (ps, workers) = (ps + 1, workers + 1),
             None => {}
         }
-        reward_term(slot, job, &self.speeds, 1200.0, ps, workers)
+        reward_term(slot, job, &self.speeds, SlotConfig::default().slot_seconds, ps, workers)
     }
 }
 
