@@ -44,7 +44,7 @@ pub enum Command {
         /// The spec file.
         spec: PathBuf,
     },
-    /// List policies (with their parameters), shipped experiments or trace formats.
+    /// List policies (with their parameters), shipped experiments, trace formats or metrics.
     List {
         /// What to list.
         what: ListWhat,
@@ -294,6 +294,8 @@ pub enum ListWhat {
     Experiments,
     /// Trace formats.
     Formats,
+    /// Metrics that tables, plots and claims can name, each with its unit and definition.
+    Metrics,
 }
 
 /// `schedlab run SPEC`.

@@ -1,4 +1,4 @@
-//! `schedlab list policies|experiments|formats`.
+//! `schedlab list policies|experiments|formats|metrics`.
 
 use crate::flags::ListWhat;
 use anyhow::Result;
@@ -18,7 +18,30 @@ pub fn list(what: ListWhat, json: bool) -> Result<()> {
             Ok(())
         }
         ListWhat::Formats => formats(json),
+        ListWhat::Metrics => metrics(json),
     }
+}
+
+/// Every metric with its unit and definition: a Markdown table (the README's glossary is this
+/// output), or JSON.
+pub fn metrics(json: bool) -> Result<()> {
+    use schedlab_experiment::metric::Metric;
+    if json {
+        let metrics: Vec<serde_json::Value> = Metric::ALL
+            .iter()
+            .map(|metric| {
+                serde_json::json!({"name": metric.name(), "unit": metric.unit(), "definition": metric.definition()})
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&metrics)?);
+        return Ok(());
+    }
+    println!("| metric | unit | definition |");
+    println!("|---|---|---|");
+    for metric in Metric::ALL {
+        println!("| `{}` | {} | {} |", metric.name(), metric.unit(), metric.definition());
+    }
+    Ok(())
 }
 
 /// Every trace format with its description.

@@ -93,6 +93,64 @@ impl Metric {
         }
     }
 
+    /// The unit of the metric's values.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Metric::AvgJctHours
+            | Metric::MedianJctHours
+            | Metric::P95JctHours
+            | Metric::P99JctHours
+            | Metric::AvgQueueingDelayHours
+            | Metric::AvgWaitingTimeHours
+            | Metric::MakespanHours => "hours",
+            Metric::Utilization => "fraction (0-1)",
+            Metric::AvgBoundedSlowdown | Metric::AvgSlowdown | Metric::FtfRho => "ratio",
+            Metric::JobsMeasured | Metric::JobsFinished => "jobs",
+            Metric::Restarts | Metric::AllocationChanges | Metric::Events | Metric::Decisions => "count",
+        }
+    }
+
+    /// One line that defines the metric: what is measured, over which jobs.
+    pub fn definition(self) -> &'static str {
+        match self {
+            Metric::AvgJctHours => "mean job completion time (finish minus arrival) of the measured jobs that finished",
+            Metric::MedianJctHours => "median JCT of the measured jobs that finished",
+            Metric::P95JctHours => "95th percentile of JCT (linear interpolation, as numpy's default)",
+            Metric::P99JctHours => "99th percentile of JCT (linear interpolation)",
+            Metric::AvgQueueingDelayHours => {
+                "mean time from arrival to the first start, over measured jobs that started; time waiting after a preemption is not in it (see waiting time)"
+            }
+            Metric::AvgWaitingTimeHours => {
+                "mean time without GPUs between arrival and finish, over measured jobs that finished: the queueing delay plus every wait after a preemption"
+            }
+            Metric::MakespanHours => {
+                "from the first arrival to the last finish of the measured jobs (the run's end for a job that did not finish)"
+            }
+            Metric::Utilization => {
+                "busy GPU-seconds over available GPU-seconds, over the makespan's span (all GPU types together)"
+            }
+            Metric::JobsMeasured => {
+                "jobs inside the measurement window (the spec's `sim: {window: ...}`; all jobs without one)"
+            }
+            Metric::JobsFinished => "measured jobs that finished before the run ended",
+            Metric::Restarts => {
+                "starts after the first, summed over measured jobs (moves, resizes, resumes after preemption)"
+            }
+            Metric::AvgBoundedSlowdown => {
+                "mean of max(1, JCT / max(run time, 10 s)) over measured jobs that finished (RLTune's objective; the 10 s floor keeps short jobs from dominating)"
+            }
+            Metric::AvgSlowdown => "mean of JCT over run time (time holding GPUs) of measured jobs that finished",
+            Metric::AllocationChanges => {
+                "restarts plus batch-size reconfigurations without a restart, summed over measured jobs"
+            }
+            Metric::Events => "arrivals, completions and ticks the engine processed in the whole run",
+            Metric::Decisions => "times the engine called the policy",
+            Metric::FtfRho => {
+                "finish-time fairness: mean over finished measured jobs of JCT over the job's JCT under the spec's `fairness_reference` policy (same seed and sweep point)"
+            }
+        }
+    }
+
     /// The metrics of a single run (every one but [`Metric::FtfRho`]), in column order.
     pub fn per_run() -> impl Iterator<Item = Metric> {
         Metric::ALL.into_iter().filter(|metric| *metric != Metric::FtfRho)
@@ -155,6 +213,17 @@ impl From<Metric> for String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_metric_a_spec_may_name_has_a_unit_and_a_definition() {
+        // `FromStr` (what `check` applies to a spec's metric names) accepts exactly `ALL`.
+        for metric in Metric::ALL {
+            assert_eq!(metric.name().parse::<Metric>(), Ok(metric));
+            assert!(!metric.unit().is_empty() && metric.definition().len() > 20, "{metric}");
+        }
+        let names: std::collections::BTreeSet<&str> = Metric::ALL.iter().map(|metric| metric.name()).collect();
+        assert_eq!(names.len(), Metric::ALL.len(), "names are distinct");
+    }
 
     #[test]
     fn names_round_trip_and_unknown_names_list_the_known() {
