@@ -1,6 +1,7 @@
 //! `schedlab new-policy NAME`: scaffolds `crates/policies/NAME` with a working placeholder
-//! policy and registers it: one dependency line in the zoo's `Cargo.toml`, one line in the
-//! zoo's `CRATES`, and a place in `experiments/quickstart.yaml`. Every edit is checked before
+//! policy and registers it: one line in the workspace's `[workspace.dependencies]`, one
+//! dependency line in the zoo's `Cargo.toml` (`.workspace = true`, as its neighbours), one line
+//! in the zoo's `CRATES`, and a place in `experiments/quickstart.yaml`. Every edit is checked before
 //! anything is written, so a moved anchor is an error naming the file, never a silent no-op.
 
 use anyhow::{Context as _, Result, bail};
@@ -8,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 /// The line in the zoo's `Cargo.toml` after which policy crates are listed.
 const CARGO_ANCHOR: &str = "# Policy crates";
+/// How the workspace's `[workspace.dependencies]` lines of policy crates begin.
+const WORKSPACE_ANCHOR: &str = "schedlab-policies-";
 /// The line in the zoo's `src/lib.rs` that opens the list of crates.
 const CRATES_ANCHOR: &str = "pub const CRATES: &[&[PolicyEntry]] = &[";
 /// The line in `experiments/quickstart.yaml` that lists its policies.
@@ -63,6 +66,19 @@ fn names(name: &str) -> Result<Names> {
 
 /// Inserts `line` after the last line of the block that starts at `anchor` (the anchor line and
 /// the non-empty lines after it), or fails naming the file and the anchor.
+/// Inserts `line` after the last line of `text` that starts with `prefix` (the workspace's
+/// dependency lines of policy crates).
+fn insert_after_last(text: &str, prefix: &str, line: &str, file: &Path) -> Result<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(last) = lines.iter().rposition(|known| known.starts_with(prefix)) else {
+        bail!("{}: expected a line starting with '{prefix}' to add the policy crate after", file.display());
+    };
+    let mut out: Vec<&str> = lines[..=last].to_vec();
+    out.push(line);
+    out.extend_from_slice(&lines[last + 1..]);
+    Ok(out.join("\n") + "\n")
+}
+
 fn insert_after_block(text: &str, anchor: &str, line: &str, file: &Path) -> Result<String> {
     let lines: Vec<&str> = text.lines().collect();
     let Some(start) = lines.iter().position(|known| known.trim_start().starts_with(anchor)) else {
@@ -123,15 +139,20 @@ pub fn new_policy(name: &str, root: &Path) -> Result<()> {
         bail!("{} already exists", dir.display());
     }
     let workspace = root.join("Cargo.toml");
-    if !read(&workspace)?.contains("\"crates/policies/*\"") {
+    let workspace_text = read(&workspace)?;
+    if !workspace_text.contains("\"crates/policies/*\"") {
         bail!("{}: expected the workspace members to include \"crates/policies/*\"", workspace.display());
     }
     // Every edit is computed first; files are written only when all of them apply.
     let zoo_cargo = root.join("crates/zoo/Cargo.toml");
     let zoo_lib = root.join("crates/zoo/src/lib.rs");
     let quickstart = root.join("experiments/quickstart.yaml");
-    let dependency = format!("{} = {{ path = \"../policies/{name}\" }}", names.package);
+    // The crate joins the workspace's dependencies, and the zoo takes it from there like its
+    // neighbours (`.workspace = true`).
+    let path = format!("{} = {{ path = \"crates/policies/{name}\" }}", names.package);
+    let dependency = format!("{}.workspace = true", names.package);
     let edits: Vec<(PathBuf, String)> = vec![
+        (workspace.clone(), insert_after_last(&workspace_text, WORKSPACE_ANCHOR, &path, &workspace)?),
         (zoo_cargo.clone(), insert_after_block(&read(&zoo_cargo)?, CARGO_ANCHOR, &dependency, &zoo_cargo)?),
         (
             zoo_lib.clone(),
@@ -280,6 +301,12 @@ mod tests {
         let cargo = "[dependencies]\nx = 1\n# Policy crates, one line each\na = 1\nb = 1\n\n[lints]\n";
         let edited = insert_after_block(cargo, CARGO_ANCHOR, "c = 1", file).unwrap();
         assert_eq!(edited, "[dependencies]\nx = 1\n# Policy crates, one line each\na = 1\nb = 1\nc = 1\n\n[lints]\n");
+        let workspace = "[workspace.dependencies]\nschedlab-core = 1\nschedlab-policies-a = 1\nschedlab-policies-b = 1\nschedlab-x = 1\n";
+        let edited = insert_after_last(workspace, WORKSPACE_ANCHOR, "schedlab-policies-c = 1", file).unwrap();
+        assert_eq!(
+            edited,
+            "[workspace.dependencies]\nschedlab-core = 1\nschedlab-policies-a = 1\nschedlab-policies-b = 1\nschedlab-policies-c = 1\nschedlab-x = 1\n"
+        );
         let lib = "pub const CRATES: &[&[PolicyEntry]] = &[\n    a::POLICIES,\n];\nfn f() {}\n";
         let edited = insert_in_list(lib, CRATES_ANCHOR, "    b::POLICIES,", file).unwrap();
         assert_eq!(
@@ -291,6 +318,7 @@ mod tests {
         assert_eq!(edited, "name: q\npolicies: [fifo, \"las[quantum=60]\", mine]\nseeds: [0]\n");
         for error in [
             insert_after_block("[dependencies]\n", CARGO_ANCHOR, "c", file).unwrap_err(),
+            insert_after_last("[workspace.dependencies]\n", WORKSPACE_ANCHOR, "c", file).unwrap_err(),
             insert_in_list("pub const OTHER = &[\n];\n", CRATES_ANCHOR, "b", file).unwrap_err(),
             add_to_quickstart("policies:\n  - fifo\n", "mine", file).unwrap_err(),
         ] {

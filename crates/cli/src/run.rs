@@ -82,9 +82,11 @@ pub(crate) fn family(dir: &Path, name: &str) -> Vec<String> {
 pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
     let family = family(Path::new("experiments"), name);
     if family.is_empty() {
+        let shipped = experiments();
+        let hint = schedlab_core::suggest::did_you_mean(name, shipped.iter().map(String::as_str));
         bail!(
-            "no experiment '{name}': experiments/{name}.yaml does not exist; shipped experiments: {}",
-            experiments().join(", ")
+            "no experiment '{name}': experiments/{name}.yaml does not exist{hint}; shipped experiments: {}",
+            shipped.join(", ")
         );
     }
     // Run every member even if one fails (a strict claim miss, say), then report.

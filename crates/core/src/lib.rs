@@ -22,6 +22,7 @@ mod params;
 mod policy;
 mod registry;
 mod rounds;
+pub mod suggest;
 mod time;
 mod view;
 

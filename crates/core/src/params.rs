@@ -320,7 +320,8 @@ impl ParamReader<'_> {
             } else {
                 self.accepted.iter().map(|doc| doc.key).collect::<Vec<_>>().join(", ")
             };
-            return Err(self.error(format!("unknown parameter '{key}'; accepted parameters: {accepted}")));
+            let hint = crate::suggest::did_you_mean(key, self.accepted.iter().map(|doc| doc.key));
+            return Err(self.error(format!("unknown parameter '{key}'{hint}; accepted parameters: {accepted}")));
         }
         Ok(ParamSummary { name: self.name(), params: self.accepted, files: self.files })
     }
@@ -373,6 +374,9 @@ mod tests {
         let mut reader = params.reader();
         reader.f64("quantum", 1.0).unwrap();
         let err = reader.finish().unwrap_err();
-        assert!(err.message.contains("unknown parameter 'quantun'; accepted parameters: quantum"), "{err}");
+        assert!(
+            err.message.contains("unknown parameter 'quantun' (did you mean 'quantum'?); accepted parameters: quantum"),
+            "{err}"
+        );
     }
 }

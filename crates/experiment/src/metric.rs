@@ -192,7 +192,8 @@ impl std::str::FromStr for Metric {
     fn from_str(text: &str) -> Result<Metric, String> {
         Metric::ALL.into_iter().find(|metric| metric.name() == text).ok_or_else(|| {
             let known: Vec<&str> = Metric::ALL.iter().map(|metric| metric.name()).collect();
-            format!("unknown metric '{text}'; expected one of {}", known.join(", "))
+            let hint = schedlab_core::suggest::did_you_mean(text, known.iter().copied());
+            format!("unknown metric '{text}'{hint}; expected one of {}", known.join(", "))
         })
     }
 }
@@ -231,7 +232,12 @@ mod tests {
             assert_eq!(metric.name().parse::<Metric>(), Ok(metric));
         }
         let error = "avg_jct_days".parse::<Metric>().unwrap_err();
-        assert!(error.starts_with("unknown metric 'avg_jct_days'; expected one of avg_jct_hours"), "{error}");
+        assert!(
+            error.starts_with(
+                "unknown metric 'avg_jct_days' (did you mean 'avg_jct_hours'?); expected one of avg_jct_hours"
+            ),
+            "{error}"
+        );
         assert_eq!(Metric::per_run().count(), 16);
     }
 }

@@ -455,8 +455,31 @@ fn parse_yaml(text: &str) -> Result<ExperimentSpec, (String, Option<usize>)> {
         // The library's message starts with its own "error: "; the binary adds one already.
         let message = error.to_string();
         let line = error.location().and_then(|location| usize::try_from(location.line()).ok());
-        (message.strip_prefix("error: ").unwrap_or(&message).to_string(), line)
+        (with_suggestion(message.strip_prefix("error: ").unwrap_or(&message)), line)
     })
+}
+
+/// Adds "did you mean" to serde's "unknown field `x`, expected one of ..." and "unknown
+/// variant `x`, expected one of ..." when a known name is close to `x`.
+fn with_suggestion(message: &str) -> String {
+    for kind in ["unknown field `", "unknown variant `"] {
+        let Some(start) = message.find(kind).map(|at| at + kind.len()) else { continue };
+        let Some(length) = message[start..].find('`') else { continue };
+        let given = &message[start..start + length];
+        let rest = &message[start + length + 1..];
+        let Some(list) = rest.strip_prefix(", expected one of ").or_else(|| rest.strip_prefix(", expected ")) else {
+            continue;
+        };
+        let list = list.lines().next().unwrap_or("");
+        let known = list.split(", ").map(|name| name.trim().trim_matches('`'));
+        let hint = schedlab_core::suggest::did_you_mean(given, known);
+        if hint.is_empty() {
+            break;
+        }
+        let at = start + length + 1;
+        return format!("{}{hint}{}", &message[..at], &message[at..]);
+    }
+    message.to_string()
 }
 
 /// A quoted scalar whose text reads as a number or a boolean.

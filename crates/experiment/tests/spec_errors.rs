@@ -38,7 +38,7 @@ fn a_seed_that_is_not_a_non_negative_integer_says_what_a_seed_is() {
 fn an_unknown_policy_is_reported_at_its_line() {
     let message = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, lass, srtf]"));
     assert!(message.contains("line 7"), "{message}");
-    assert!(message.contains("unknown policy 'lass'; known policies: fifo"), "{message}");
+    assert!(message.contains("unknown policy 'lass' (did you mean 'las'?); known policies: fifo"), "{message}");
     let message = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, \"las[quantum=x]\"]"));
     assert!(message.contains("parameter 'quantum': expected a positive number"), "{message}");
 }
@@ -46,7 +46,11 @@ fn an_unknown_policy_is_reported_at_its_line() {
 #[test]
 fn unknown_metrics_axes_and_claim_policies_are_refused() {
     let message = error(&SMALL.replace("metric: avg_jct_hours, rows", "metric: avg_jct_days, rows"));
-    assert!(message.contains("unknown metric 'avg_jct_days'; expected one of avg_jct_hours"), "{message}");
+    assert!(
+        message
+            .contains("unknown metric 'avg_jct_days' (did you mean 'avg_jct_hours'?); expected one of avg_jct_hours"),
+        "{message}"
+    );
     let message = error(&SMALL.replace("columns: rate_per_hour", "columns: load"));
     assert!(message.contains("unknown parameter 'load'; expected one of policy, seed, rate_per_hour"), "{message}");
     let claim =
@@ -187,4 +191,18 @@ fn absurd_sizes_are_refused_by_check() {
     assert!(message.contains("expected a positive whole number of at most 2000000, got 3000000"), "{message}");
     let message = error(&SMALL.replace("{v100: 8, k80: 8}", "{v100: 4294967292, k80: 8}"));
     assert!(message.contains("nodes is more than the 1000000 nodes schedlab builds"), "{message}");
+}
+
+#[test]
+fn typos_in_keys_policies_parameters_and_metrics_say_what_was_meant() {
+    let key = error(&SMALL.replace("seeds:", "sedes:"));
+    assert!(key.contains("unknown field `sedes` (did you mean 'seeds'?)"), "{key}");
+    let policy = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, lass, srtf]"));
+    assert!(policy.contains("unknown policy 'lass' (did you mean 'las'?)"), "{policy}");
+    let parameter = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, \"las[quantun=60]\", srtf]"));
+    assert!(parameter.contains("unknown parameter 'quantun' (did you mean 'quantum'?)"), "{parameter}");
+    let metric = error(&SMALL.replace("metric: avg_jct_hours, rows", "metric: avg_jct_hour, rows"));
+    assert!(metric.contains("unknown metric 'avg_jct_hour' (did you mean 'avg_jct_hours'?)"), "{metric}");
+    let far = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, zzzzzzzz, srtf]"));
+    assert!(!far.contains("did you mean"), "nothing close, no guess: {far}");
 }

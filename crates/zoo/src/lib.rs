@@ -31,10 +31,12 @@ pub fn entries() -> impl Iterator<Item = &'static PolicyEntry> {
 #[non_exhaustive]
 pub enum ZooError {
     /// Occurs when no policy has this name.
-    #[error("unknown policy '{name}'; known policies: {known}")]
+    #[error("unknown policy '{name}'{hint}; known policies: {known}")]
     Unknown {
         /// The name given.
         name: String,
+        /// `" (did you mean 'NAME'?)"` for a close registered name, or empty.
+        hint: String,
         /// Every registered name, comma-separated.
         known: String,
     },
@@ -53,6 +55,7 @@ pub fn find(name: &str) -> Option<&'static PolicyEntry> {
 pub fn entry(params: &PolicyParams) -> Result<&'static PolicyEntry, ZooError> {
     find(&params.name).ok_or_else(|| ZooError::Unknown {
         name: params.name.clone(),
+        hint: schedlab_core::suggest::did_you_mean(&params.name, entries().map(|entry| entry.name)),
         known: entries().map(|entry| entry.name).collect::<Vec<_>>().join(", "),
     })
 }
@@ -140,7 +143,11 @@ mod tests {
     #[test]
     fn errors_list_what_is_accepted() {
         let err = error("fifo2");
-        assert!(err.to_string().starts_with("unknown policy 'fifo2'; known policies: fifo, sjf, srtf"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("unknown policy 'fifo2' (did you mean 'fifo'?); known policies: fifo, sjf, srtf"),
+            "{err}"
+        );
         let err = error("las[quantum=-1]");
         assert!(err.to_string().contains("expected a positive number, got -1"), "{err}");
         let err = error("fifo[backfil=true]");
