@@ -436,7 +436,18 @@ fn resolve_report(
         };
         let (metrics, layout) = match (&table.metric, &table.metrics) {
             (Some(metric), None) => {
-                (vec![*metric], Layout::Grid { rows: parse(&table.rows)?, columns: parse(&table.columns)? })
+                let (rows, columns) = (parse(&table.rows)?, parse(&table.columns)?);
+                if rows == columns {
+                    // A grid with the same parameter both ways has values on its diagonal only.
+                    return Err(fail(
+                        &at,
+                        format!(
+                            "table '{}': rows and columns are both '{}' (columns default to policy); for one column of {metric} write `metrics: [{metric}]`, or name other `columns:` (seed or a sweep axis)",
+                            table.name, table.rows
+                        ),
+                    ));
+                }
+                (vec![*metric], Layout::Grid { rows, columns })
             }
             (None, Some(metrics)) if !metrics.is_empty() => {
                 parse(&table.columns)?;

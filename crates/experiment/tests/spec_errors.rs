@@ -206,3 +206,13 @@ fn typos_in_keys_policies_parameters_and_metrics_say_what_was_meant() {
     let far = error(&SMALL.replace("policies: [fifo, las, srtf]", "policies: [fifo, zzzzzzzz, srtf]"));
     assert!(!far.contains("did you mean"), "nothing close, no guess: {far}");
 }
+
+#[test]
+fn a_one_metric_table_with_rows_and_columns_alike_says_to_use_metrics() {
+    let message = error(&SMALL.replace(
+        "{name: avg_jct, metric: avg_jct_hours, rows: policy, columns: rate_per_hour}",
+        "{name: avg_jct, metric: avg_jct_hours, rows: policy}",
+    ));
+    assert!(message.contains("table 'avg_jct': rows and columns are both 'policy'"), "{message}");
+    assert!(message.contains("write `metrics: [avg_jct_hours]`"), "{message}");
+}
