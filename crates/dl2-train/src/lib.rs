@@ -89,7 +89,7 @@ pub struct TrainConfig {
     #[serde(default)]
     pub sl_mask_skip: bool,
     /// After the supervised phase, shift skip's output bias so that its mean probability on the
-    /// states of the supervised memory is this (DL2: no reset).
+    /// newest 1,024 states of the supervised memory is this (DL2: no reset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_prior: Option<f64>,
     /// What each decision learns from (DL2: the slot's reward).
