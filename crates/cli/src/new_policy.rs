@@ -188,6 +188,9 @@ license.workspace = true
 schedlab-core.workspace = true
 schedlab-cluster.workspace = true
 
+[dev-dependencies]
+schedlab-testkit.workspace = true
+
 [lints]
 workspace = true
 "#,
@@ -263,12 +266,36 @@ impl Policy for {type_name} {{
         let mut plan = context.cluster.clone();
         let mut start = Vec::new();
         for job in context.jobs.queued() {{
-            if let Some(allocation) = self.placer.place(&plan, job.gpus, job.feasible_types, None) {{
-                plan.take(&allocation, None).expect("the placer only returns free resources");
+            // As the shipped policies place: on the job's pool, GPU types and CPUs.
+            if let Some(allocation) = self.placer.place_job(&plan, job) {{
+                plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");
                 start.push((job.id, allocation));
             }}
         }}
         Ok(Decision {{ start, ..Decision::none() }})
+    }}
+}}
+
+#[cfg(test)]
+mod tests {{
+    use super::*;
+    use schedlab_testkit::{{JobSpecExt, Scenario, job, policy, run}};
+
+    #[test]
+    fn waiting_jobs_start_in_their_pools() {{
+        let mut scenario = Scenario::new("1x4 v100 @a cpus=16, 1x4 v100 @b cpus=16");
+        scenario.arrive(job(0, 0.0, 4, 600.0).in_pool("b"));
+        let decision = scenario.decide(&mut *policy(POLICIES, "{policy}")).unwrap();
+        assert_eq!(decision.start.len(), 1, "{{decision:?}}");
+    }}
+
+    #[test]
+    fn the_engine_runs_every_job_to_completion() {{
+        // The engine refuses a decision that breaks a pool or over-commits CPUs.
+        let jobs = [job(0, 0.0, 4, 600.0).in_pool("b"), job(1, 0.0, 2, 300.0).in_pool("a"), job(2, 60.0, 4, 60.0)];
+        let records = run(&mut *policy(POLICIES, "{policy}"), "1x4 v100 @a cpus=16, 1x4 v100 @b cpus=16", &jobs)
+            .unwrap_or_else(|error| panic!("{{error}}"));
+        assert!(records.iter().all(|record| record.finish.is_some()), "{{records:?}}");
     }}
 }}
 "#,
