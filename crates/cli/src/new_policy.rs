@@ -170,7 +170,10 @@ pub fn new_policy(name: &str, root: &Path) -> Result<()> {
         std::fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
     }
     println!("created {}; registered '{name}' in crates/zoo and experiments/quickstart.yaml", dir.display());
-    println!("next: fill in src/lib.rs and README.md, then: cargo test --workspace && cargo reproduce quickstart");
+    println!(
+        "next: fill in src/lib.rs and README.md, then: cargo test -p {} (its tests run it through the engine) and cargo reproduce quickstart --results /tmp/{name} (a scratch folder, not the committed results)",
+        names.package
+    );
     Ok(())
 }
 
@@ -287,6 +290,7 @@ mod tests {{
         scenario.arrive(job(0, 0.0, 4, 600.0).in_pool("b"));
         let decision = scenario.decide(&mut *policy(POLICIES, "{policy}")).unwrap();
         assert_eq!(decision.start.len(), 1, "{{decision:?}}");
+        assert_eq!(decision.start[0].1.parts, [(schedlab_core::NodeId(1), 4)], "pool b is node 1");
     }}
 
     #[test]
