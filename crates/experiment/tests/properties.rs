@@ -172,7 +172,30 @@ fn check(policy: &str, case: &Case) -> Result<(), TestCaseError> {
     if family.needs.is_some_and(|file| schedlab_core::datadir::test_data_file(&root(), file).is_none()) {
         return Ok(());
     }
-    let spec = (family.spec)(case, policy);
+    check_spec(policy, &(family.spec)(case, policy))
+}
+
+/// Helios jobs, with their CPU requests, drawn into two VCs and run by one policy over both
+/// (`vc_pools`) on nodes that model CPUs: the engine refuses any start outside a job's VC or
+/// beyond a node's CPUs, so a policy that places without the job's pool or CPUs fails here.
+fn pools_spec(case: &Case, policy: &str) -> String {
+    format!(
+        "name: prop-pools\nworkload:\n  trace: {{format: helios-dirlab, path: helios/helios-dirlab-15k.csv}}\n  \
+         transforms:\n    - {{assign: {{field: vc, by: user, weights: {{vc1: 3, vc2: 1}}, seed: {}}}}}\n    - \
+         {{filter: {{min_gpus: 1, max_gpus: 8}}}}\n    - {{first: {}}}\n  model: rigid\ncluster:\n  groups:\n    \
+         nodes:\n      - {{gpu_type: v100, gpus: 8, count: 2, group: vc1, cpus: {}}}\n      - {{gpu_type: v100, \
+         gpus: 8, count: 1, group: vc2, cpus: {}}}\n    partition: vc_pools\n{}",
+        case.seed,
+        case.jobs * 4,
+        case.gpus_per_node * 32,
+        case.gpus_per_node * 32,
+        run_lines(case, policy, "")
+    )
+}
+
+/// Runs `policy` on `spec`; Err only when a property breaks.
+fn check_spec(policy: &str, spec: &str) -> Result<(), TestCaseError> {
+    let spec = spec.to_string();
     let experiment = match parse(&spec) {
         Ok(experiment) => experiment,
         // A case the resolver refuses (a job larger than the cluster, say) must say why.
@@ -228,6 +251,23 @@ proptest! {
     fn every_policy_finishes_every_job_or_says_why(case in case()) {
         for entry in schedlab_zoo::entries() {
             check(entry.name, &case)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn every_baseline_keeps_jobs_in_their_pools_within_cpus(case in case()) {
+        if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
+            return Ok(());
+        }
+        let spec = pools_spec(&case, "fifo");
+        prop_assert!(parse(&spec).is_ok(), "the pools spec itself must resolve: {:?}\n{}", parse(&spec).err(), spec);
+        // The policies that run generic rigid jobs (the other families need their own workloads).
+        for entry in schedlab_zoo::entries().filter(|entry| family(entry.name).needs.is_none()) {
+            check_spec(entry.name, &pools_spec(&case, entry.name))?;
         }
     }
 }
