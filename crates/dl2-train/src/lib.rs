@@ -392,13 +392,8 @@ pub fn validate(
             Ok((jct, policy.stats()))
         })
         .collect::<Result<_, String>>()?;
-    let summary = |runs: &[(f64, SlotStats)]| {
-        let mut stats = SlotStats::default();
-        runs.iter().for_each(|(_, run)| stats.add(run));
-        (runs.iter().map(|(jct, _)| jct).sum::<f64>() / runs.len() as f64, stats)
-    };
-    let (jct, sampled) = summary(&runs[..n]);
-    let (jct_greedy, greedy) = summary(&runs[n..]);
+    let (jct, sampled) = summarize(&runs[..n]);
+    let (jct_greedy, greedy) = summarize(&runs[n..]);
     Ok((
         jct,
         ValidationStats {
@@ -429,9 +424,15 @@ pub fn validate_heuristic(
             Ok((jct, policy.stats()))
         })
         .collect::<Result<_, String>>()?;
+    let (jct, stats) = summarize(&runs);
+    Ok((jct, stats.tasks_per_slot()))
+}
+
+/// The mean JCT of episodes and their slot statistics added up.
+fn summarize(runs: &[(f64, SlotStats)]) -> (f64, SlotStats) {
     let mut stats = SlotStats::default();
     runs.iter().for_each(|(_, run)| stats.add(run));
-    Ok((runs.iter().map(|(jct, _)| jct).sum::<f64>() / runs.len() as f64, stats.tasks_per_slot()))
+    (runs.iter().map(|(jct, _)| jct).sum::<f64>() / runs.len() as f64, stats)
 }
 
 /// What a phase needs to validate a network.
@@ -517,8 +518,7 @@ pub fn train(
 /// then reinforcement-learning updates after them), with DRF's and Optimus's JCT on the same
 /// traces as levels, and the slot-reward greedy's (what DL2's reward asks for).
 pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
-    let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
-    let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
+    let x = updates_axis(trained);
     let phase = |name: &str| -> Vec<(f64, f64)> {
         trained
             .curve
@@ -527,7 +527,7 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
             .map(|point| (x(point), point.validation_jct_slots))
             .collect()
     };
-    let end = trained.curve.iter().map(x).fold(0.0, f64::max);
+    let end = trained.curve.iter().map(&x).fold(0.0, f64::max);
     let greedy = |name: &str| -> Vec<(f64, f64)> {
         trained
             .curve
@@ -561,16 +561,22 @@ pub fn plot_learning_curve(trained: &Trained, path: &std::path::Path) -> Result<
     )
 }
 
+/// A curve point's place on the plots' x axis: supervised updates, then reinforcement-learning
+/// updates after them.
+fn updates_axis(trained: &Trained) -> impl Fn(&CurvePoint) -> f64 {
+    let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
+    move |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64
+}
+
 /// Draws what the network does on the validation traces against updates: tasks per slot
 /// (sampling and most probable action, beside DRF's and the slot greedy's) and skip's mean
 /// probability x 100,000 (about 1 in 300 decisions shows as 300).
 pub fn plot_diagnostics(trained: &Trained, path: &std::path::Path) -> Result<(), String> {
-    let sl_steps = trained.curve.iter().filter(|point| point.phase == "sl").map(|point| point.step).max().unwrap_or(0);
-    let x = |point: &CurvePoint| if point.phase == "sl" { point.step } else { sl_steps + point.step } as f64;
+    let x = updates_axis(trained);
     let series = |value: &dyn Fn(&ValidationStats) -> f64| -> Vec<(f64, f64)> {
         trained.curve.iter().filter_map(|point| point.validation.map(|v| (x(point), value(&v)))).collect()
     };
-    let end = trained.curve.iter().map(x).fold(0.0, f64::max);
+    let end = trained.curve.iter().map(&x).fold(0.0, f64::max);
     let mut lines = vec![
         ("tasks per slot, sampling".to_string(), series(&|v| v.tasks_per_slot)),
         ("tasks per slot, most probable action".to_string(), series(&|v| v.tasks_per_slot_greedy)),

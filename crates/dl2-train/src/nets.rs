@@ -153,17 +153,14 @@ impl PolicyNet {
     /// Cross-entropy of the softmax against one-hot (or all-zero) labels, averaged over the
     /// batch (`tflearn.categorical_crossentropy`).
     pub fn cross_entropy(&self, states: Tensor<2>, labels: Tensor<2>) -> Tensor<1> {
-        let [b, _] = labels.dims();
-        (log_softmax(self.logits(states), 1) * labels).sum().neg() / b as f32
+        cross_entropy(self.logits(states), labels, false)
     }
 
     /// The same cross-entropy with skip left out of the softmax (its logit gets no gradient):
     /// for a teacher whose labels never skip (DRF), so that imitation does not drive skip's
     /// probability to zero. Labels must not be skip.
     pub fn cross_entropy_without_skip(&self, states: Tensor<2>, labels: Tensor<2>) -> Tensor<1> {
-        let [b, _] = labels.dims();
-        let logits = self.logits(states).slice([0..b, 0..SKIP]);
-        (log_softmax(logits, 1) * labels.slice([0..b, 0..SKIP])).sum().neg() / b as f32
+        cross_entropy(self.logits(states), labels, true)
     }
 
     /// The weights as the policy crate reads them.
@@ -190,6 +187,18 @@ impl ValueNet {
     pub fn values(&self, states: Tensor<2>) -> Tensor<1> {
         let [b, _] = states.dims();
         self.output.forward(self.body.forward(states)).reshape([b])
+    }
+}
+
+/// Cross-entropy of the softmax of `logits` (a batch) against one-hot (or all-zero) labels,
+/// averaged over the batch; `without_skip` leaves skip out of the softmax (see
+/// [`PolicyNet::cross_entropy_without_skip`]).
+pub fn cross_entropy(logits: Tensor<2>, labels: Tensor<2>, without_skip: bool) -> Tensor<1> {
+    let [b, _] = labels.dims();
+    if without_skip {
+        (log_softmax(logits.slice([0..b, 0..SKIP]), 1) * labels.slice([0..b, 0..SKIP])).sum().neg() / b as f32
+    } else {
+        (log_softmax(logits, 1) * labels).sum().neg() / b as f32
     }
 }
 

@@ -14,7 +14,7 @@ use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::reward_term;
 use schedlab_policies_dl2::network::PolicyNetwork;
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
-use schedlab_policies_dl2::slot::{Slot, Task};
+use schedlab_policies_dl2::slot::Slot;
 use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig};
 use std::sync::{Arc, Mutex};
 
@@ -151,13 +151,14 @@ impl State {
         scale_states(&mut states, &self.scale);
         let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
         let value = self.value.take().expect("present");
-        let predicted: Vec<f32> =
-            value.values(states.clone()).detach().into_data().try_to_vec::<f32>().expect("f32 values");
+        // One forward pass of each network serves both its uses below.
+        let values = value.values(states.clone());
+        let predicted: Vec<f32> = values.clone().detach().into_data().try_to_vec::<f32>().expect("f32 values");
         let td: Vec<f64> = samples.iter().zip(&predicted).map(|(s, v)| s.reward - f64::from(*v)).collect();
         self.critic_losses.push(td.iter().map(|td| td * td).sum::<f64>() / b as f64);
         let returns: Vec<f32> = samples.iter().map(|s| s.reward as f32).collect();
         let returns = Tensor::<1>::from_data(TensorData::new(returns, [b]), &self.device);
-        let value_loss = (returns - value.values(states.clone())).powf_scalar(2.0).mean();
+        let value_loss = (returns - values).powf_scalar(2.0).mean();
         let grads = GradientsParams::from_grads(value_loss.backward(), &value);
         self.value = Some(self.value_optim.step(self.config.rl_learning_rate, value, grads));
         self.memory.update_priorities(&indices, &td);
@@ -193,14 +194,15 @@ impl State {
         self.entropies.push(entropy);
         let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
         let policy = self.policy.take().expect("present");
-        let probabilities = |policy: &PolicyNet| -> Vec<f32> {
-            softmax(policy.logits(states.clone()).detach(), 1).into_data().try_to_vec::<f32>().expect("f32")
+        let probabilities = |logits: Tensor<2>| -> Vec<f32> {
+            softmax(logits.detach(), 1).into_data().try_to_vec::<f32>().expect("f32")
         };
-        let before = probabilities(&policy);
-        let surrogate = (policy.logits(states.clone()) * gradient).sum();
+        let logits = policy.logits(states.clone());
+        let before = probabilities(logits.clone());
+        let surrogate = (logits * gradient).sum();
         let grads = GradientsParams::from_grads(surrogate.backward(), &policy);
         let policy = self.policy_optim.step(self.config.rl_learning_rate, policy, grads);
-        let after = probabilities(&policy);
+        let after = probabilities(policy.logits(states));
         let kl: f64 = before
             .iter()
             .zip(&after)
@@ -226,21 +228,14 @@ impl State {
         }
     }
 
-    /// Job `job`'s term of the slot reward as `slot` stands, plus `task` if given (by the true
-    /// speeds; only the marginal reward needs it).
-    fn term(&self, slot: &Slot, job: usize, task: Option<Task>) -> f64 {
+    /// Job `job`'s term of the slot reward as `slot` stands, by the true speeds (only the
+    /// marginal rewards need it; 0 otherwise).
+    fn term(&self, slot: &Slot, job: usize) -> f64 {
         if !matches!(self.config.reward, Reward::Marginal | Reward::MarginalToGo) {
             return 0.0;
         }
         let entry = &slot.jobs[job];
-        let (mut ps, mut workers) = (entry.ps(), entry.workers());
-        match task {
-            Some(Task::Worker) => workers += 1,
-            Some(Task::Ps) => ps += 1,
-            Some(Task::Bundle) => (ps, workers) = (ps + 1, workers + 1),
-            None => {}
-        }
-        reward_term(slot, job, &self.speeds, SlotConfig::default().slot_seconds, ps, workers)
+        reward_term(slot, job, &self.speeds, SlotConfig::default().slot_seconds, entry.ps(), entry.workers())
     }
 }
 
@@ -296,7 +291,7 @@ impl Learner for Act {
         } else {
             state.action_freq[action % 3] += 1;
             let job = observation.window[action / 3].expect("an allowed action shows a job");
-            let before = state.term(slot, job, None);
+            let before = state.term(slot, job);
             state.pending = Some((sample, job, before));
         }
         Some(action)
@@ -307,7 +302,7 @@ impl Learner for Act {
         if let Some((sample, job, before)) = state.pending.take()
             && placed
         {
-            let change = state.term(slot, job, None) - before;
+            let change = state.term(slot, job) - before;
             state.slot.push((sample, Some(slot.jobs[job].id), change));
         }
     }

@@ -1,6 +1,6 @@
 //! Supervised warm-up: the network learns the increments DRF makes (`train.py`, `sl_agent`).
 
-use crate::nets::{PolicyNet, fold_scale, input_scale, scale_states};
+use crate::nets::{PolicyNet, cross_entropy, fold_scale, input_scale, scale_states};
 use crate::replay::{Sample, Uniform};
 use crate::{CurvePoint, Teacher, TrainConfig, UpdateStats, Validator, derive, run_episode};
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
@@ -39,6 +39,13 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// The observation of `slot` with its window's columns shuffled (`JOB_ORDER_SHUFFLE`).
+    fn shuffled(&mut self, slot: &Slot) -> Observation {
+        let mut order: [usize; WINDOW] = std::array::from_fn(|column| column);
+        order.shuffle(&mut self.rng);
+        Observation::of(slot).permuted(&order)
+    }
+
     fn update(&mut self) {
         let samples = self.memory.sample(self.config.batch, &mut self.rng);
         let b = samples.len();
@@ -56,20 +63,18 @@ impl State {
         let states = Tensor::<2>::from_data(TensorData::new(states, [b, INPUTS]), &self.device);
         let labels = Tensor::<2>::from_data(TensorData::new(labels, [b, ACTIONS]), &self.device);
         let net = self.net.take().expect("the network is present");
-        let logits: Vec<f32> = net.logits(states.clone()).detach().into_data().try_to_vec::<f32>().expect("f32");
+        // One forward pass serves the accuracy and the loss.
+        let logits = net.logits(states);
+        let values: Vec<f32> = logits.clone().detach().into_data().try_to_vec::<f32>().expect("f32");
         for (row, action) in actions.iter().enumerate() {
             if let Some(action) = action {
-                let row = &logits[row * ACTIONS..(row + 1) * ACTIONS];
+                let row = &values[row * ACTIONS..(row + 1) * ACTIONS];
                 let best = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 self.labelled.0 += 1;
                 self.labelled.1 += u64::from(row[*action] == best);
             }
         }
-        let loss = if self.config.sl_mask_skip {
-            net.cross_entropy_without_skip(states, labels)
-        } else {
-            net.cross_entropy(states, labels)
-        };
+        let loss = cross_entropy(logits, labels, self.config.sl_mask_skip);
         self.losses.push(f64::from(loss.clone().detach().into_data().try_to_vec::<f32>().expect("f32")[0]));
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         let net = self.optim.step(self.config.sl_learning_rate, net, grads);
@@ -95,9 +100,7 @@ struct Record(Arc<Mutex<State>>);
 impl Recorder for Record {
     fn before(&mut self, slot: &Slot, job: usize, task: Task) {
         let mut state = self.0.lock().expect("not poisoned");
-        let mut order: [usize; WINDOW] = std::array::from_fn(|column| column);
-        order.shuffle(&mut state.rng);
-        let observation = Observation::of(slot).permuted(&order);
+        let observation = state.shuffled(slot);
         let offset = Task::ALL.iter().position(|known| *known == task).expect("a task");
         // A job beyond the window has an all-zero label (no loss), as in DL2.
         let action = observation.column_of(job).map(|column| 3 * column + offset);
@@ -106,9 +109,7 @@ impl Recorder for Record {
 
     fn skipped(&mut self, slot: &Slot) {
         let mut state = self.0.lock().expect("not poisoned");
-        let mut order: [usize; WINDOW] = std::array::from_fn(|column| column);
-        order.shuffle(&mut state.rng);
-        let observation = Observation::of(slot).permuted(&order);
+        let observation = state.shuffled(slot);
         if !observation.is_empty() {
             state.memory.store(Sample {
                 state: observation.state,
