@@ -222,6 +222,21 @@ pub struct TrainRltuneArgs {
     /// default is 10000, or 4864 for `--trace helios`, whose evaluation starts at job 4864).
     #[arg(long)]
     pub slice: Option<usize>,
+    /// What the agent lowers, the authors' `--score_type` 0-3: bounded slowdown, waiting time,
+    /// turnaround time, or utilisation (raised).
+    #[arg(long, default_value = "bsld", value_parser = ["bsld", "wait", "turnaround", "utilization"])]
+    pub objective: String,
+    /// Policy learning rate (the authors: 3e-4).
+    #[arg(long)]
+    pub pi_lr: Option<String>,
+    /// The authors' trajectory filter (`build_sjf`, off in their scripts): keep a drawn window
+    /// only if SJF's mean bounded slowdown of it lies strictly between LOW and HIGH (theirs:
+    /// 10..150).
+    #[arg(long, value_name = "LOW..HIGH")]
+    pub filter: Option<String>,
+    /// Normalise advantages over the decisions with more than one job to choose from only.
+    #[arg(long)]
+    pub normalise_multi_choice: bool,
 }
 
 /// `schedlab data ...`.

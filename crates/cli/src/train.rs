@@ -45,12 +45,26 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
         (None, Some(trace)) => builtin_setting(trace)?,
         (None, None) => anyhow::bail!("give --trace NAME or --spec FILE"),
     };
+    let pi_lr = match &args.pi_lr {
+        Some(text) => schedlab_rltune_train::positive(text).map_err(|e| anyhow::anyhow!("--pi-lr: {e}"))?,
+        None => defaults.pi_lr,
+    };
+    let filter = args
+        .filter
+        .as_deref()
+        .map(schedlab_rltune_train::WindowFilter::parse)
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--filter: {e}"))?;
     let config = schedlab_rltune_train::TrainConfig {
         seed: args.seed,
         epochs: args.epochs.unwrap_or(setting.epochs),
         trajectories: args.trajectories,
         batch_job_slice: args.slice.unwrap_or(setting.slice),
         candidates: args.candidates.unwrap_or(setting.candidates),
+        objective: schedlab_rltune_train::Objective::parse(&args.objective).map_err(anyhow::Error::msg)?,
+        pi_lr,
+        filter,
+        normalise_multi_choice: args.normalise_multi_choice,
         ..defaults
     };
     schedlab_rltune_train::train_on_spec(

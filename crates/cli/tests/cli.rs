@@ -250,6 +250,46 @@ policies: [rltune-fcfs]
     if kept == 5 {
         assert_eq!(std::fs::read_to_string(&several).unwrap(), weights, "candidate 5 is the single run of seed 5");
     }
+    // An objective and the training options reach the trainer and its manifest; bad values are
+    // refused with the flag's name.
+    let wait = dir.join("wait.json");
+    let output = schedlab()
+        .env("SCHEDLAB_DATA", &data)
+        .args(["train", "rltune", "--spec"])
+        .arg(&spec)
+        .arg("--out")
+        .arg(&wait)
+        .args(["--epochs", "1", "--trajectories", "1", "--seed", "5", "--objective", "wait"])
+        .args(["--pi-lr", "3e-3", "--normalise-multi-choice", "--filter", "0.5..1e9"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("to lower wait") && stderr.contains("wait rl "), "{stderr}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("wait.manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["config"]["objective"], "wait");
+    assert_eq!(manifest["config"]["pi_lr"], 3e-3);
+    assert_eq!(manifest["config"]["normalise_multi_choice"], true);
+    assert_eq!(manifest["config"]["filter"]["low"], 0.5);
+    assert_ne!(std::fs::read_to_string(&wait).unwrap(), weights);
+    for (flag, value, expected) in [
+        ("--filter", "9..3", "--filter: expected LOW below HIGH, got '9..3'"),
+        ("--pi-lr", "-1", "--pi-lr: expected a positive number, got '-1'"),
+    ] {
+        let output = schedlab()
+            .env("SCHEDLAB_DATA", &data)
+            .args(["train", "rltune", "--spec"])
+            .arg(&spec)
+            .arg("--out")
+            .arg(&wait)
+            .args(["--epochs", "1"])
+            .arg(format!("{flag}={value}"))
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        assert!(text(&output).1.contains(expected), "{}", text(&output).1);
+    }
 }
 
 #[test]
@@ -581,4 +621,23 @@ fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
     let output = schedlab().current_dir(&dir).args(["reproduce", "fam-light", "--quiet"]).output().unwrap();
     assert!(output.status.success(), "{}", text(&output).1);
     assert!(!dir.join("results/fam-light-claims.md").exists());
+}
+
+#[test]
+fn every_training_spec_shipped_beside_weights_passes_check() {
+    // The trainers read these specs (`schedlab train rltune --trace NAME`); nothing else runs them.
+    let Some(data) = data_dir_with("helios/helios-dirlab-15k.csv") else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let folder = root.join("crates/policies/rltune/weights");
+    let mut specs: Vec<_> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with("-train.yaml"))
+        .collect();
+    specs.sort();
+    assert!(specs.len() >= 2, "{specs:?}");
+    for spec in specs {
+        let output = schedlab().env("SCHEDLAB_DATA", &data).arg("check").arg(&spec).output().unwrap();
+        assert!(output.status.success(), "{}: {}", spec.display(), text(&output).1);
+    }
 }

@@ -1,10 +1,10 @@
 //! Trains RLTune's agent with PPO as the authors' `philly_train_v2.py` does: episodes are windows
 //! of 256 consecutive jobs starting at a random index below `batch_job_slice`; the agent acts
 //! in schedlab's engine through [`RlTune`]; the only reward comes at the episode's end,
-//! `(base - rl) / max(base, rl, 1)` on mean bounded slowdown against the FCFS run of the same
-//! window; advantages are GAE(gamma, lambda) normalised over the epoch; the policy takes up to
-//! 80 Adam steps (stopping early once the approximate KL exceeds 1.5 x 0.01) and the value
-//! network 80.
+//! `(base - rl) / max(base, rl, 1)` on the episode's score of the trained [`Objective`] (the
+//! authors' `--score_type`) against the FCFS run of the same window; advantages are
+//! GAE(gamma, lambda) normalised over the epoch; the policy takes up to 80 Adam steps (stopping
+//! early once the approximate KL exceeds 1.5 x 0.01) and the value network 80.
 //!
 //! Rollouts run in parallel (each episode's window and seed are drawn first, results are kept in
 //! episode order); the update runs on one thread. So a seed gives the same weights, byte for
@@ -24,7 +24,104 @@ use schedlab_policies_rltune::observation::PoolRules;
 use schedlab_policies_rltune::{Chooser, Order, RlTune, Step};
 use schedlab_sim::SimConfig;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// What an agent is trained to lower: the authors' `--score_type` 0-3 (`job_score` and
+/// `post_process_score`, helios_env_base_v2.py 1318-1345 and 1688-1720). An episode's score is
+/// the mean over its jobs, except utilisation, whose score is minus the GPU-seconds of the
+/// episode's jobs over the cluster's GPU-seconds from the first arrival to the last finish.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// 0: mean bounded slowdown `max(1, (wait + run) / max(run, 10 s))`.
+    #[default]
+    Bsld,
+    /// 1: mean waiting time (first start minus arrival), in seconds.
+    Wait,
+    /// 2: mean turnaround time (finish minus arrival), in seconds.
+    Turnaround,
+    /// 3: utilisation, negated (lower is better, as the other scores).
+    Utilization,
+}
+
+impl Objective {
+    /// Every objective, in the authors' `score_type` order.
+    pub const ALL: [Objective; 4] = [Objective::Bsld, Objective::Wait, Objective::Turnaround, Objective::Utilization];
+
+    /// The name used on the command line, in manifests and in built-in weights names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Bsld => "bsld",
+            Objective::Wait => "wait",
+            Objective::Turnaround => "turnaround",
+            Objective::Utilization => "utilization",
+        }
+    }
+
+    /// Parses [`Objective::name`].
+    pub fn parse(text: &str) -> Result<Objective, String> {
+        Objective::ALL.into_iter().find(|objective| objective.name() == text).ok_or_else(|| {
+            let known: Vec<&str> = Objective::ALL.iter().map(|objective| objective.name()).collect();
+            format!("expected one of {}, got '{text}'", known.join(", "))
+        })
+    }
+
+    /// The episode's score (lower is better), as the authors' environment computes it.
+    pub fn score(self, result: &schedlab_sim::RunResult) -> f64 {
+        let metrics = &result.metrics;
+        match self {
+            Objective::Bsld => metrics.avg_bounded_slowdown,
+            Objective::Wait => metrics.avg_queueing_delay,
+            Objective::Turnaround => metrics.avg_jct,
+            Objective::Utilization => -metrics.utilization,
+        }
+    }
+}
+
+/// The authors' trajectory filter (`build_sjf`, helios_env_base_v2.py 880-928 and 1118-1127):
+/// a drawn window is kept only if SJF's mean bounded slowdown of it lies strictly between `low`
+/// and `high` (the authors: 10 and 150); otherwise another start is drawn. The authors score
+/// the window on the trained objective, with bounds written for bounded slowdown (their scripts
+/// leave the filter off); we score it on bounded slowdown whatever the objective, so that the
+/// bounds keep their meaning (windows where the order matters, but not hopelessly overloaded).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WindowFilter {
+    /// Exclusive lower bound of SJF's score.
+    pub low: f64,
+    /// Exclusive upper bound.
+    pub high: f64,
+}
+
+impl WindowFilter {
+    /// Parses `LOW..HIGH` (two numbers, LOW below HIGH).
+    pub fn parse(text: &str) -> Result<WindowFilter, String> {
+        let (low, high) = text.split_once("..").ok_or_else(|| format!("expected LOW..HIGH, got '{text}'"))?;
+        let number = |part: &str| {
+            part.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|value| value.is_finite())
+                .ok_or_else(|| format!("expected LOW..HIGH with two finite numbers, got '{text}'"))
+        };
+        let (low, high) = (number(low)?, number(high)?);
+        if low >= high {
+            return Err(format!("expected LOW below HIGH, got '{text}'"));
+        }
+        Ok(WindowFilter { low, high })
+    }
+}
+
+/// Parses a positive finite number (a learning rate).
+pub fn positive(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|value| value.is_finite() && *value > 0.0)
+        .ok_or_else(|| format!("expected a positive number, got '{text}'"))
+}
+
+/// Draws of a window start that the filter may reject before training stops with an error.
+const FILTER_ATTEMPTS: usize = 10_000;
 
 /// Training settings; defaults are the authors' (`philly_train_v2.py` and its argument parser).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,9 +161,25 @@ pub struct TrainConfig {
     /// Epochs at the end of each candidate's learning curve that the selection averages (5).
     #[serde(default = "five")]
     pub selection_epochs: usize,
+    /// What the agent lowers (the authors' `--score_type`; default bounded slowdown).
+    #[serde(default)]
+    pub objective: Objective,
+    /// The authors' trajectory filter (`build_sjf`; off in their training scripts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<WindowFilter>,
+    /// Normalise advantages with the mean and deviation of the decisions that had more than one
+    /// job to choose from only. A single-choice decision's log-probability is 0 whatever the
+    /// weights, so it adds nothing to the policy's gradient, but the authors' `PPOBuffer.get`
+    /// counts it in the normalisation (false, their default).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub normalise_multi_choice: bool,
     /// Pool rules of the environment (see [`PoolRules`]).
     #[serde(skip)]
     pub rules: PoolRules,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 fn one() -> usize {
@@ -95,6 +208,9 @@ impl Default for TrainConfig {
             target_kl: 0.01,
             candidates: 1,
             selection_epochs: 5,
+            objective: Objective::Bsld,
+            filter: None,
+            normalise_multi_choice: false,
             rules: PoolRules::default(),
         }
     }
@@ -107,9 +223,10 @@ pub struct EpochLog {
     pub epoch: usize,
     /// Mean episode reward.
     pub mean_reward: f64,
-    /// Mean bounded slowdown of the agent's episodes.
+    /// Mean score of the agent's episodes on the trained objective (its name keeps the first
+    /// objective's, bounded slowdown, so that earlier manifests read the same).
     pub mean_rl_bsld: f64,
-    /// Mean bounded slowdown of FCFS on the same windows.
+    /// Mean score of FCFS on the same windows.
     pub mean_base_bsld: f64,
     /// Decisions collected.
     pub steps: usize,
@@ -152,21 +269,21 @@ pub struct Episode {
     pub steps: Vec<Step>,
     /// The reward at the end.
     pub reward: f64,
-    /// Mean bounded slowdown under the agent.
-    pub rl_bsld: f64,
-    /// Mean bounded slowdown under FCFS.
-    pub base_bsld: f64,
+    /// The agent's score on the trained objective.
+    pub rl_score: f64,
+    /// FCFS's score.
+    pub base_score: f64,
 }
 
 impl Environment<'_> {
-    /// Runs `chooser` on jobs `start..start + len`; returns its mean bounded slowdown and the
+    /// Runs `chooser` on jobs `start..start + len`; returns its score on `objective` and the
     /// agent's recorded steps.
     pub fn run(
         &self,
         chooser: Chooser,
         rules: PoolRules,
-        start: usize,
-        len: usize,
+        objective: Objective,
+        (start, len): (usize, usize),
         seed: u64,
     ) -> Result<(f64, Vec<Step>), String> {
         let jobs = window(self.jobs, start, len);
@@ -175,7 +292,7 @@ impl Environment<'_> {
         let config = SimConfig { seed, check_invariants: false, ..SimConfig::default() };
         let result = schedlab_sim::run(self.cluster.clone(), &jobs, self.perf, &mut policy, &config)
             .map_err(|error| format!("window {start}..{}: {error}", start + len))?;
-        Ok((result.metrics.avg_bounded_slowdown, policy.record.take().unwrap_or_default()))
+        Ok((objective.score(&result), policy.record.take().unwrap_or_default()))
     }
 
     /// One training episode: FCFS, then the sampling agent, on the same window.
@@ -183,15 +300,38 @@ impl Environment<'_> {
         &self,
         agent: &Arc<Agent>,
         rules: PoolRules,
-        start: usize,
-        len: usize,
+        objective: Objective,
+        window: (usize, usize),
         seed: u64,
     ) -> Result<Episode, String> {
-        let (base, _) = self.run(Chooser::Order(Order::Fcfs), rules, start, len, seed)?;
+        let (base, _) = self.run(Chooser::Order(Order::Fcfs), rules, objective, window, seed)?;
         let (rl, steps) =
-            self.run(Chooser::Agent { agent: Arc::clone(agent), sample: true }, rules, start, len, seed)?;
+            self.run(Chooser::Agent { agent: Arc::clone(agent), sample: true }, rules, objective, window, seed)?;
         let reward = (base - rl) / base.max(rl).max(1.0);
-        Ok(Episode { steps, reward, rl_bsld: rl, base_bsld: base })
+        Ok(Episode { steps, reward, rl_score: rl, base_score: base })
+    }
+
+    /// Whether the window starting at `start` passes `filter` (SJF's bounded slowdown strictly
+    /// inside its bounds); `cache` keeps the scores already computed (SJF does not sample, so the
+    /// seed is 0).
+    fn passes(
+        &self,
+        filter: &WindowFilter,
+        config: &TrainConfig,
+        start: usize,
+        cache: &Mutex<HashMap<usize, f64>>,
+    ) -> Result<bool, String> {
+        let known = cache.lock().expect("filter cache").get(&start).copied();
+        let score = match known {
+            Some(score) => score,
+            None => {
+                let (score, _) =
+                    self.run(Chooser::Order(Order::Sjf), config.rules, Objective::Bsld, (start, config.window), 0)?;
+                cache.lock().expect("filter cache").insert(start, score);
+                score
+            }
+        };
+        Ok(score > filter.low && score < filter.high)
     }
 }
 
@@ -244,16 +384,32 @@ pub fn train(
     let mut learner = Learner::new(&init);
     let mut agent = Arc::new(init);
     let mut curve = Vec::with_capacity(config.epochs);
+    let filter_cache = Mutex::new(HashMap::new());
     for epoch in 0..config.epochs {
-        let draws: Vec<(usize, u64)> = (0..config.trajectories)
-            .map(|_| (rng.random_range(config.window..slice - config.window - 1), rng.random::<u64>()))
-            .collect();
         let rollouts_started = std::time::Instant::now();
+        let mut draws: Vec<(usize, u64)> = Vec::with_capacity(config.trajectories);
+        for _ in 0..config.trajectories {
+            let mut start = rng.random_range(config.window..slice - config.window - 1);
+            if let Some(filter) = &config.filter {
+                let mut attempts = 1;
+                while !env.passes(filter, config, start, &filter_cache)? {
+                    if attempts == FILTER_ATTEMPTS {
+                        return Err(format!(
+                            "filter: none of {FILTER_ATTEMPTS} windows drawn had an SJF bounded slowdown strictly between {} and {}",
+                            filter.low, filter.high
+                        ));
+                    }
+                    start = rng.random_range(config.window..slice - config.window - 1);
+                    attempts += 1;
+                }
+            }
+            draws.push((start, rng.random::<u64>()));
+        }
         let episodes: Vec<Episode> = draws
             .par_iter()
-            .map(|&(start, seed)| env.episode(&agent, config.rules, start, config.window, seed))
+            .map(|&(start, seed)| env.episode(&agent, config.rules, config.objective, (start, config.window), seed))
             .collect::<Result<_, _>>()?;
-        let batch = Batch::from_episodes(&episodes, &agent, config.gamma, config.lambda);
+        let batch = Batch::from_episodes(&episodes, &agent, config);
         let update_started = std::time::Instant::now();
         let stats = ppo_update(&mut learner, &batch, config);
         let timing = EpochTiming {
@@ -266,8 +422,8 @@ pub fn train(
         let log = EpochLog {
             epoch,
             mean_reward: episodes.iter().map(|e| e.reward).sum::<f64>() / n,
-            mean_rl_bsld: episodes.iter().map(|e| e.rl_bsld).sum::<f64>() / n,
-            mean_base_bsld: episodes.iter().map(|e| e.base_bsld).sum::<f64>() / n,
+            mean_rl_bsld: episodes.iter().map(|e| e.rl_score).sum::<f64>() / n,
+            mean_base_bsld: episodes.iter().map(|e| e.base_score).sum::<f64>() / n,
             steps: batch.len(),
             pi_steps: stats.pi_steps,
             kl: stats.kl,
@@ -335,6 +491,7 @@ pub fn train_candidates(
 pub fn plot_learning_curve(
     curve: &[EpochLog],
     others: &[(u64, Vec<EpochLog>)],
+    objective: Objective,
     path: &std::path::Path,
 ) -> Result<(), String> {
     let rewards: Vec<(f64, f64)> = curve.iter().map(|epoch| (epoch.epoch as f64, epoch.mean_reward)).collect();
@@ -357,7 +514,7 @@ pub fn plot_learning_curve(
     }
     schedlab_experiment::plots::line_chart_png(
         path,
-        "RLTune training: reward (FCFS bsld - agent bsld) / max",
+        &format!("RLTune training ({0}): reward (FCFS {0} - agent {0}) / max", objective.name()),
         "epoch",
         "mean episode reward",
         lines,
@@ -405,20 +562,22 @@ pub fn train_on_spec(
         format!("seed {}", config.seed)
     };
     log(format!(
-        "training on {} jobs of {} (episodes start below job {}): {} epochs x {} trajectories, {seeds}",
+        "training on {} jobs of {} (episodes start below job {}) to lower {}: {} epochs x {} trajectories, {seeds}",
         workload.jobs.len(),
         spec_path.display(),
         config.batch_job_slice,
+        config.objective.name(),
         config.epochs,
         config.trajectories,
     ));
     let several = config.candidates > 1;
     let (candidates, kept) = train_candidates(&env, config, &|seed, epoch, timing| {
         log(format!(
-            "{}epoch {:>3}: reward {:+.4}  bsld rl {:.3} fcfs {:.3}  steps {} ({:.1} jobs in view)  pi steps {}  kl {:.4}  (episodes {:.1} s, update {:.1} s; {:.0} s in all)",
+            "{}epoch {:>3}: reward {:+.4}  {} rl {:.3} fcfs {:.3}  steps {} ({:.1} jobs in view)  pi steps {}  kl {:.4}  (episodes {:.1} s, update {:.1} s; {:.0} s in all)",
             if several { format!("seed {seed} ") } else { String::new() },
             epoch.epoch,
             epoch.mean_reward,
+            config.objective.name(),
             epoch.mean_rl_bsld,
             epoch.mean_base_bsld,
             epoch.steps,
@@ -475,7 +634,7 @@ pub fn train_on_spec(
         .filter(|candidate| candidate.seed != chosen.seed)
         .map(|candidate| (candidate.seed, candidate.curve.clone()))
         .collect();
-    plot_learning_curve(&chosen.curve, &others, &png)?;
+    plot_learning_curve(&chosen.curve, &others, config.objective, &png)?;
     log(format!(
         "wrote {}, {} and {} in {:.0} s",
         out.display(),

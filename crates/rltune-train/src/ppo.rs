@@ -128,8 +128,10 @@ impl Batch {
 
     /// Builds the batch as `PPOBuffer` does: the episode's reward enters as the last value
     /// (`finish_path(r)`), rewards before it are 0; advantages are GAE and normalised over the
-    /// batch with the population standard deviation.
-    pub fn from_episodes(episodes: &[Episode], agent: &Agent, gamma: f64, lambda: f64) -> Batch {
+    /// batch with the population standard deviation (over the decisions with more than one
+    /// choice only, with [`TrainConfig::normalise_multi_choice`]).
+    pub fn from_episodes(episodes: &[Episode], agent: &Agent, config: &TrainConfig) -> Batch {
+        let (gamma, lambda) = (config.gamma, config.lambda);
         let mut batch = Batch::default();
         for episode in episodes {
             let values: Vec<f64> = episode.steps.iter().map(|step| f64::from(agent.value(&step.observation))).collect();
@@ -151,10 +153,15 @@ impl Batch {
                 batch.returns.push((gamma.powi((n - t) as i32) * episode.reward) as f32);
             }
         }
-        let n = batch.advantages.len().max(1) as f64;
-        let mean = batch.advantages.iter().map(|&a| f64::from(a)).sum::<f64>() / n;
-        let var = batch.advantages.iter().map(|&a| (f64::from(a) - mean).powi(2)).sum::<f64>() / n;
-        let std = var.sqrt();
+        let counted: Vec<f64> = (0..batch.advantages.len())
+            .filter(|&index| !config.normalise_multi_choice || batch.occupied(index) > 1)
+            .map(|index| f64::from(batch.advantages[index]))
+            .collect();
+        let n = counted.len().max(1) as f64;
+        let mean = counted.iter().sum::<f64>() / n;
+        let var = counted.iter().map(|&a| (a - mean).powi(2)).sum::<f64>() / n;
+        // With no decision counted, no advantage has a gradient to scale.
+        let std = if counted.is_empty() { 1.0 } else { var.sqrt() };
         for a in &mut batch.advantages {
             *a = ((f64::from(*a) - mean) / std) as f32;
         }

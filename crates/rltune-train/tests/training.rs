@@ -79,3 +79,83 @@ fn several_candidates_are_the_single_runs_of_their_seeds_and_the_best_final_rewa
     let none = TrainConfig { candidates: 0, ..tiny(5) };
     assert!(train_candidates(&env, &none, &|_, _, _| {}).is_err());
 }
+
+#[test]
+fn each_objective_scores_an_episode_as_the_authors_environment_does() {
+    use schedlab_policies_rltune::observation::PoolRules;
+    use schedlab_policies_rltune::{Chooser, Order, RlTune};
+    use schedlab_rltune_train::{Objective, window};
+    let jobs = window(&workload(), 10, 120);
+    let perf = TraceDuration::uniform();
+    let mut policy = RlTune::new("fcfs".into(), Chooser::Order(Order::Fcfs), PoolRules::default(), false);
+    let config = schedlab_sim::SimConfig::default();
+    let result = schedlab_sim::run(philly(), &jobs, &perf, &mut policy, &config).unwrap();
+    let records = &result.jobs;
+    let n = records.len() as f64;
+    let finish = |record: &schedlab_sim::JobRecord| record.finish.unwrap();
+    let start = |record: &schedlab_sim::JobRecord| record.first_start.unwrap();
+    // job_score (helios_env_base_v2.py 1688-1720) and post_process_score (1318-1345).
+    let bsld =
+        records.iter().map(|r| ((start(r) - r.arrival + r.run_time) / r.run_time.max(10.0)).max(1.0)).sum::<f64>() / n;
+    let wait = records.iter().map(|r| start(r) - r.arrival).sum::<f64>() / n;
+    let turnaround = records.iter().map(|r| finish(r) - r.arrival).sum::<f64>() / n;
+    let first = records.iter().map(|r| r.arrival).fold(f64::INFINITY, f64::min);
+    let last = records.iter().map(finish).fold(0.0, f64::max);
+    let gpu_seconds = records.iter().map(|r| r.run_time * f64::from(r.gpus)).sum::<f64>();
+    let utilization = -gpu_seconds / ((last - first) * 192.0);
+    assert!(wait > 60.0, "the window queues, so the orders differ: {wait}");
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    for (objective, expected) in [
+        (Objective::Bsld, bsld),
+        (Objective::Wait, wait),
+        (Objective::Turnaround, turnaround),
+        (Objective::Utilization, utilization),
+    ] {
+        let score = objective.score(&result);
+        assert!(close(score, expected), "{}: {score} against {expected}", objective.name());
+        assert_eq!(Objective::parse(objective.name()), Ok(objective));
+    }
+    assert!(Objective::parse("util").unwrap_err().contains("expected one of bsld, wait, turnaround, utilization"));
+}
+
+#[test]
+fn every_training_option_is_reproducible_and_changes_what_is_learned() {
+    use schedlab_rltune_train::{Objective, WindowFilter};
+    let jobs = workload();
+    let perf = TraceDuration::uniform();
+    let env = Environment { cluster: philly(), jobs: &jobs, perf: &perf };
+    let (plain, _) = train(&env, &tiny(3), |_, _| {}).unwrap();
+    // A filter that keeps some windows and rejects others: between SJF's lowest and highest
+    // bounded slowdown over the windows training draws from.
+    let sjf: Vec<f64> = (32..200 - 33)
+        .map(|start| {
+            let order = schedlab_policies_rltune::Chooser::Order(schedlab_policies_rltune::Order::Sjf);
+            env.run(order, Default::default(), Objective::Bsld, (start, 32), 0).unwrap().0
+        })
+        .collect();
+    let (low, high) = sjf.iter().fold((f64::INFINITY, 0.0f64), |(low, high), &x| (low.min(x), high.max(x)));
+    assert!(low < high, "windows differ: {low} {high}");
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let options = [
+        TrainConfig { objective: Objective::Wait, ..tiny(3) },
+        TrainConfig { objective: Objective::Turnaround, ..tiny(3) },
+        TrainConfig { objective: Objective::Utilization, ..tiny(3) },
+        TrainConfig { pi_lr: 3e-3, ..tiny(3) },
+        TrainConfig { normalise_multi_choice: true, ..tiny(3) },
+        TrainConfig { filter: Some(WindowFilter { low: (low + high) / 2.0, high: 1e9 }), ..tiny(3) },
+    ];
+    for config in &options {
+        let (a, curve) = train(&env, config, |_, _| {}).unwrap();
+        let (b, again) = one_thread.install(|| train(&env, config, |_, _| {})).unwrap();
+        assert_eq!(a.to_json(), b.to_json(), "{config:?}");
+        assert_eq!(curve, again);
+        assert_ne!(a.to_json(), plain.to_json(), "{config:?}");
+    }
+    // A filter no window passes stops training with the reason.
+    let impossible = TrainConfig { filter: Some(WindowFilter { low: 1e8, high: 1e9 }), ..tiny(3) };
+    let error = train(&env, &impossible, |_, _| {}).err().unwrap();
+    assert!(error.contains("none of 10000 windows drawn had an SJF bounded slowdown strictly between"), "{error}");
+    assert_eq!(WindowFilter::parse("10..150"), Ok(WindowFilter { low: 10.0, high: 150.0 }));
+    assert!(WindowFilter::parse("150..10").unwrap_err().contains("LOW below HIGH"));
+    assert!(WindowFilter::parse("10").unwrap_err().contains("expected LOW..HIGH"));
+}

@@ -89,14 +89,67 @@ pub struct Sample {
 }
 
 /// Parameters of [`Transform::Episode`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Episode {
     /// Jobs per episode.
     pub jobs: usize,
-    /// Which episode: jobs `[index * jobs, (index + 1) * jobs)`.
+    /// Which episode: jobs `[index * jobs, (index + 1) * jobs)`, or with `random` the
+    /// `index`-th drawn window.
     #[serde(default)]
     pub index: usize,
+    /// Windows at random starts instead of consecutive blocks, as RLTune's evaluation draws them
+    /// (`philly_eval_v2.py`, `run_policy`: a start uniform in `[0, n - jobs)` per window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random: Option<RandomEpisodes>,
+}
+
+/// Parameters of randomly placed episodes ([`Episode::random`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomEpisodes {
+    /// Seed of the starts (ChaCha8): episode `i` starts at the `i`-th draw.
+    pub seed: u64,
+    /// Jobs below this index (after the transforms before this one) were an agent's training
+    /// data: the report marks a window that reaches below it as overlapping training.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trained_below: Option<usize>,
+}
+
+/// As derived, without `random` when it is not given (workload reports written before it
+/// existed read the same).
+impl std::fmt::Debug for Episode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut debug = f.debug_struct("Episode");
+        debug.field("jobs", &self.jobs).field("index", &self.index);
+        if let Some(random) = &self.random {
+            debug.field("random", random);
+        }
+        debug.finish()
+    }
+}
+
+impl Episode {
+    /// The first job of this episode in a trace of `len` jobs, if it fits.
+    pub fn start(&self, len: usize) -> Option<usize> {
+        match &self.random {
+            None => self
+                .index
+                .checked_mul(self.jobs)
+                .filter(|start| start.checked_add(self.jobs).is_some_and(|end| end <= len)),
+            Some(random) => {
+                if self.jobs == 0 || len <= self.jobs {
+                    return None;
+                }
+                let mut rng = ChaCha8Rng::seed_from_u64(random.seed);
+                let mut start = 0;
+                for _ in 0..=self.index {
+                    start = rng.random_range(0..len - self.jobs);
+                }
+                Some(start)
+            }
+        }
+    }
 }
 
 /// What [`Transform::Assign`] sets.
@@ -283,25 +336,45 @@ impl Transform {
                     .retain(|job| from.is_none_or(|from| job.submit >= from) && to.is_none_or(|to| job.submit < to));
             }
             Transform::First(count) => trace.jobs.truncate(*count),
-            Transform::Episode(episode) => {
-                let start = episode.index.checked_mul(episode.jobs);
-                let end = start.and_then(|start| start.checked_add(episode.jobs));
-                match (start, end) {
-                    (Some(start), Some(end)) if episode.jobs > 0 && end <= trace.jobs.len() => {
-                        trace.jobs.truncate(end);
-                        trace.jobs.drain(..start);
-                    }
-                    _ => {
-                        return Err(TraceError::Config(format!(
-                            "episode: {} of {} jobs needs {} jobs, but {} are left",
-                            episode.index,
-                            episode.jobs,
-                            (episode.index as u128 + 1) * episode.jobs as u128,
-                            trace.jobs.len()
-                        )));
+            Transform::Episode(episode) => match episode.start(trace.jobs.len()).filter(|_| episode.jobs > 0) {
+                Some(start) => {
+                    trace.jobs.truncate(start + episode.jobs);
+                    trace.jobs.drain(..start);
+                    if let Some(random) = &episode.random {
+                        // Where the drawn window lies, and whether it overlaps training data.
+                        let overlap = match random.trained_below {
+                            Some(below) if start < below => format!(", OVERLAPS TRAINING (jobs below {below})"),
+                            Some(below) => format!(", held out (training: jobs below {below})"),
+                            None => String::new(),
+                        };
+                        return Ok(TransformReport {
+                            transform: format!(
+                                "{self:?} (jobs {start}..{} of {before}{overlap})",
+                                start + episode.jobs
+                            ),
+                            before,
+                            after: trace.jobs.len(),
+                        });
                     }
                 }
-            }
+                None if episode.random.is_some() => {
+                    return Err(TraceError::Config(format!(
+                        "episode: random windows of {} jobs need more than {} jobs, but {} are left",
+                        episode.jobs,
+                        episode.jobs,
+                        trace.jobs.len()
+                    )));
+                }
+                None => {
+                    return Err(TraceError::Config(format!(
+                        "episode: {} of {} jobs needs {} jobs, but {} are left",
+                        episode.index,
+                        episode.jobs,
+                        (episode.index as u128 + 1) * episode.jobs as u128,
+                        trace.jobs.len()
+                    )));
+                }
+            },
             Transform::Sample(sample) => {
                 let mut rng = ChaCha8Rng::seed_from_u64(sample.seed);
                 match (sample.count, sample.fraction) {

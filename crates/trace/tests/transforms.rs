@@ -1,7 +1,9 @@
 use crate::common::fixture;
 use schedlab_core::TraceStatus;
 use schedlab_trace::synthetic::JobTemplate;
-use schedlab_trace::transform::{Assign, AssignBy, AssignField, Bound, Episode, Filter, Sample, Window, apply_all};
+use schedlab_trace::transform::{
+    Assign, AssignBy, AssignField, Bound, Episode, Filter, RandomEpisodes, Sample, Window, apply_all,
+};
 use schedlab_trace::workload::{FractionalGpus, JobTypes, Model, build};
 use schedlab_trace::{TraceFormat, Transform};
 
@@ -72,13 +74,55 @@ fn an_episode_is_one_block_of_consecutive_jobs() {
     let all = lines(&load());
     assert_eq!(all.len(), 5);
     let mut second = load();
-    Transform::Episode(Episode { jobs: 2, index: 1 }).apply(&mut second).unwrap();
+    Transform::Episode(Episode { jobs: 2, index: 1, random: None }).apply(&mut second).unwrap();
     assert_eq!(lines(&second), all[2..4]);
     // A third block of 2 would need 6 jobs.
-    let message = Transform::Episode(Episode { jobs: 2, index: 2 }).apply(&mut load()).unwrap_err().to_string();
+    let message =
+        Transform::Episode(Episode { jobs: 2, index: 2, random: None }).apply(&mut load()).unwrap_err().to_string();
     assert!(message.contains("episode: 2 of 2 jobs needs 6 jobs, but 5 are left"), "{message}");
-    assert!(Transform::Episode(Episode { jobs: 0, index: 0 }).apply(&mut load()).is_err());
-    assert!(Transform::Episode(Episode { jobs: usize::MAX, index: 2 }).apply(&mut load()).is_err());
+    assert!(Transform::Episode(Episode { jobs: 0, index: 0, random: None }).apply(&mut load()).is_err());
+    assert!(Transform::Episode(Episode { jobs: usize::MAX, index: 2, random: None }).apply(&mut load()).is_err());
+    // The report of consecutive blocks reads as before `random` existed.
+    let report = Transform::Episode(Episode { jobs: 2, index: 1, random: None }).apply(&mut load()).unwrap();
+    assert_eq!(report.transform, "Episode(Episode { jobs: 2, index: 1 })");
+}
+
+#[test]
+fn random_episodes_are_drawn_from_a_seed_and_marked_when_they_overlap_training() {
+    let load = || TraceFormat::PhillyPollux.load(&fixture("philly-pollux.csv")).unwrap();
+    let lines = |trace: &schedlab_trace::Trace| trace.jobs.iter().map(|job| job.line).collect::<Vec<_>>();
+    let all = lines(&load());
+    let episode =
+        |index, seed, trained_below| Episode { jobs: 2, index, random: Some(RandomEpisodes { seed, trained_below }) };
+    let mut starts = Vec::new();
+    for index in 0..20 {
+        let mut trace = load();
+        let report = Transform::Episode(episode(index, 7, Some(2))).apply(&mut trace).unwrap();
+        let start = episode(index, 7, Some(2)).start(5).unwrap();
+        // Starts are uniform in [0, 5 - 2): the window never runs past the end.
+        assert!(start < 3, "{start}");
+        assert_eq!(lines(&trace), all[start..start + 2]);
+        let marked = report.transform.contains("OVERLAPS TRAINING (jobs below 2)");
+        assert_eq!(marked, start < 2, "{}", report.transform);
+        assert!(report.transform.contains(&format!("jobs {start}..{} of 5", start + 2)), "{}", report.transform);
+        starts.push(start);
+    }
+    // Every start is drawn, and the same seed draws the same windows.
+    assert!((0..3).all(|start| starts.contains(&start)), "{starts:?}");
+    let again: Vec<usize> = (0..20).map(|index| episode(index, 7, None).start(5).unwrap()).collect();
+    assert_eq!(again, starts);
+    let other: Vec<usize> = (0..20).map(|index| episode(index, 8, None).start(5).unwrap()).collect();
+    assert_ne!(other, starts);
+    // A trace no longer than one window has no start to draw.
+    let message = Transform::Episode(Episode {
+        jobs: 5,
+        index: 0,
+        random: Some(RandomEpisodes { seed: 0, trained_below: None }),
+    })
+    .apply(&mut load())
+    .unwrap_err()
+    .to_string();
+    assert!(message.contains("random windows of 5 jobs need more than 5 jobs, but 5 are left"), "{message}");
 }
 
 #[test]

@@ -1,4 +1,6 @@
-//! `rltune-train SPEC OUT [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N]`:
+//! `rltune-train SPEC OUT [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N]
+//! [--objective bsld|wait|turnaround|utilization] [--pi-lr X] [--filter LOW..HIGH]
+//! [--normalise-multi-choice true|false]`:
 //! trains RLTune's agent (with `--candidates N`, N seeds from `--seed` on, keeping the best final
 //! training reward) on the workload, cluster and perf model of an experiment spec (its first run) and
 //! writes the weights to `OUT` and a manifest (trace, seed, budget, version, learning curve) to
@@ -6,7 +8,7 @@
 //! (`.learning-curve.png`). `rltune-train --plot MANIFEST OUT.png` redraws a manifest's curve.
 
 use schedlab_core::DataDir;
-use schedlab_rltune_train::{EpochLog, TrainConfig, plot_learning_curve, train_on_spec};
+use schedlab_rltune_train::{EpochLog, Objective, TrainConfig, WindowFilter, plot_learning_curve, train_on_spec};
 use std::path::PathBuf;
 
 /// A candidate's curve in a multi-seed manifest.
@@ -25,7 +27,7 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N]\n       rltune-train --plot MANIFEST.json OUT.png";
+    let usage = "usage: rltune-train SPEC OUT.json [--seed N] [--epochs N] [--trajectories N] [--slice N] [--candidates N] [--objective bsld|wait|turnaround|utilization] [--pi-lr X] [--filter LOW..HIGH] [--normalise-multi-choice true|false]\n       rltune-train --plot MANIFEST.json OUT.png";
     let first = args.next().ok_or(usage)?;
     if first == "--plot" {
         let manifest = PathBuf::from(args.next().ok_or(usage)?);
@@ -46,7 +48,13 @@ fn run() -> Result<(), String> {
                 .collect(),
             None => Vec::new(),
         };
-        return plot_learning_curve(&curve, &others, &png);
+        let objective = match value.pointer("/config/objective").and_then(|objective| objective.as_str()) {
+            Some(name) => {
+                Objective::parse(name).map_err(|e| format!("{}: key 'config.objective': {e}", manifest.display()))?
+            }
+            None => Objective::Bsld,
+        };
+        return plot_learning_curve(&curve, &others, objective, &png);
     }
     let spec_path = PathBuf::from(first);
     let out = PathBuf::from(args.next().ok_or(usage)?);
@@ -61,6 +69,14 @@ fn run() -> Result<(), String> {
             "--trajectories" => config.trajectories = number("--trajectories")? as usize,
             "--slice" => config.batch_job_slice = number("--slice")? as usize,
             "--candidates" => config.candidates = number("--candidates")? as usize,
+            "--objective" => config.objective = Objective::parse(&value).map_err(|e| format!("--objective: {e}"))?,
+            "--pi-lr" => config.pi_lr = schedlab_rltune_train::positive(&value).map_err(|e| format!("--pi-lr: {e}"))?,
+            "--filter" => config.filter = Some(WindowFilter::parse(&value).map_err(|e| format!("--filter: {e}"))?),
+            "--normalise-multi-choice" => {
+                config.normalise_multi_choice = value
+                    .parse()
+                    .map_err(|_| format!("--normalise-multi-choice: expected true or false, got '{value}'"))?
+            }
             _ => return Err(format!("unknown flag {flag}; {usage}")),
         }
     }
