@@ -6,9 +6,18 @@ use crate::policy::{Chooser, Order, RlTune};
 use schedlab_core::{ParamError, ParamReader, PolicyEntry, PolicyEnv, ready, recipe};
 use std::sync::Arc;
 
-/// Weights shipped with schedlab (`weights/*.json`, each with its training manifest beside it).
-pub const BUILTIN_WEIGHTS: &[(&str, &str)] =
-    &[("philly", include_str!("../weights/philly.json")), ("helios", include_str!("../weights/helios.json"))];
+/// Weights shipped with schedlab (`weights/*.json`, each with its training manifest beside it):
+/// `philly` and `helios` trained on bounded slowdown by the authors' procedure (each
+/// environment's default), and one agent per objective of the authors' `--score_type`
+/// (`TRACE-bsld`, `-wait`, `-turnaround`, `-utilization`) trained with schedlab's recipe (README).
+pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
+    ("philly", include_str!("../weights/philly.json")),
+    ("helios", include_str!("../weights/helios.json")),
+    ("philly-bsld", include_str!("../weights/philly-bsld.json")),
+    ("philly-wait", include_str!("../weights/philly-wait.json")),
+    ("philly-turnaround", include_str!("../weights/philly-turnaround.json")),
+    ("philly-utilization", include_str!("../weights/philly-utilization.json")),
+];
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
 /// `philly@<digest>` in policy names, so that new weights make new run identities.
@@ -189,7 +198,7 @@ mod tests {
         assert!(message.contains("(env=alibaba has no built-in weights; give weights=FILE.json)"), "{message}");
         let message = describe("rltune[env=helios,weights=nope]").unwrap_err().to_string();
         assert!(
-            message.ends_with("expected a built-in name (philly, helios) or a .json file, got 'nope'"),
+            message.ends_with("expected a built-in name (philly, helios, philly-bsld, philly-wait, philly-turnaround, philly-utilization, helios-bsld, helios-wait, helios-turnaround, helios-utilization) or a .json file, got 'nope'"),
             "{message}"
         );
     }
