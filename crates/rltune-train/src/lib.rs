@@ -25,7 +25,7 @@ use schedlab_policies_rltune::{Chooser, Order, RlTune, Step};
 use schedlab_sim::SimConfig;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What an agent is trained to lower: the authors' `--score_type` 0-3 (`job_score` and
 /// `post_process_score`, helios_env_base_v2.py 1318-1345 and 1688-1720). An episode's score is
@@ -87,7 +87,7 @@ impl Objective {
 /// bounds keep their meaning (windows where the order matters, but not hopelessly overloaded).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WindowFilter {
-    /// Exclusive lower bound of SJF's score.
+    /// Exclusive lower bound of SJF's mean bounded slowdown.
     pub low: f64,
     /// Exclusive upper bound.
     pub high: f64,
@@ -319,15 +319,14 @@ impl Environment<'_> {
         filter: &WindowFilter,
         config: &TrainConfig,
         start: usize,
-        cache: &Mutex<HashMap<usize, f64>>,
+        cache: &mut HashMap<usize, f64>,
     ) -> Result<bool, String> {
-        let known = cache.lock().expect("filter cache").get(&start).copied();
-        let score = match known {
-            Some(score) => score,
+        let score = match cache.get(&start) {
+            Some(&score) => score,
             None => {
                 let (score, _) =
                     self.run(Chooser::Order(Order::Sjf), config.rules, Objective::Bsld, (start, config.window), 0)?;
-                cache.lock().expect("filter cache").insert(start, score);
+                cache.insert(start, score);
                 score
             }
         };
@@ -384,7 +383,7 @@ pub fn train(
     let mut learner = Learner::new(&init);
     let mut agent = Arc::new(init);
     let mut curve = Vec::with_capacity(config.epochs);
-    let filter_cache = Mutex::new(HashMap::new());
+    let mut filter_cache = HashMap::new();
     for epoch in 0..config.epochs {
         let rollouts_started = std::time::Instant::now();
         let mut draws: Vec<(usize, u64)> = Vec::with_capacity(config.trajectories);
@@ -392,7 +391,7 @@ pub fn train(
             let mut start = rng.random_range(config.window..slice - config.window - 1);
             if let Some(filter) = &config.filter {
                 let mut attempts = 1;
-                while !env.passes(filter, config, start, &filter_cache)? {
+                while !env.passes(filter, config, start, &mut filter_cache)? {
                     if attempts == FILTER_ATTEMPTS {
                         return Err(format!(
                             "filter: none of {FILTER_ATTEMPTS} windows drawn had an SJF bounded slowdown strictly between {} and {}",
