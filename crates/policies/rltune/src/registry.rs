@@ -17,6 +17,10 @@ pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
     ("philly-wait", include_str!("../weights/philly-wait.json")),
     ("philly-turnaround", include_str!("../weights/philly-turnaround.json")),
     ("philly-utilization", include_str!("../weights/philly-utilization.json")),
+    ("helios-bsld", include_str!("../weights/helios-bsld.json")),
+    ("helios-wait", include_str!("../weights/helios-wait.json")),
+    ("helios-turnaround", include_str!("../weights/helios-turnaround.json")),
+    ("helios-utilization", include_str!("../weights/helios-utilization.json")),
 ];
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
