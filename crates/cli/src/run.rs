@@ -95,8 +95,8 @@ pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
     for experiment in &family {
         let path = PathBuf::from("experiments").join(format!("{experiment}.yaml"));
         match run_with_claims(&path, flags) {
-            Ok(Some(results)) => claims.push((experiment.clone(), results)),
-            Ok(None) => {}
+            Ok(Some(results)) if !results.is_empty() => claims.push((experiment.clone(), results)),
+            Ok(Some(_)) | Ok(None) => {}
             Err(error) => {
                 eprintln!("error: {error:#}");
                 failures.push(experiment.clone());
