@@ -335,7 +335,16 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
         let philly = family(&dir, "philly");
         assert_eq!(philly, vec!["philly", "philly-rltune"], "hadar-philly is Hadar's, not in `reproduce philly`");
-        assert_eq!(family(&dir, "rltune"), vec!["philly-rltune", "rltune-helios", "rltune-helios-placement"]);
+        assert_eq!(
+            family(&dir, "rltune"),
+            vec![
+                "philly-rltune",
+                "rltune-helios",
+                "rltune-helios-placement",
+                "rltune-helios-random",
+                "rltune-philly-random"
+            ]
+        );
         assert!(family(&dir, "no-such-name").is_empty());
     }
 }
