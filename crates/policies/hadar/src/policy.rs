@@ -1,7 +1,9 @@
 //! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
 
 use crate::pricing::PriceFunction;
-use crate::subroutine::{JobInput, Market, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds};
+use crate::subroutine::{
+    GangPrice, JobInput, Market, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
+};
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
@@ -28,6 +30,7 @@ pub struct Hadar {
     utility: Utility,
     low_factor: f64,
     high_factor: f64,
+    gang_price: GangPrice,
     /// Per-worker rates per cluster GPU type, by (job type, workers, feasible types' mask).
     rows: BTreeMap<(Arc<str>, u32, u64), Arc<[f64]>>,
 }
@@ -132,7 +135,9 @@ impl Hadar {
     /// job one GPU type, as Gavel does), `utility_exponent` (1), `low_factor` (0.5) and
     /// `high_factor` (1), which set the price range `L = low_factor x` the lowest and
     /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
-    /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds). HadarE also
+    /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds), `gang_price`
+    /// (`marginal`: each further GPU of a job on a node at the price its earlier GPUs raise;
+    /// `current`: every GPU at the node's price before the job is placed). HadarE also
     /// takes `max_copies` (0: as many as there are nodes).
     ///
     /// Reading does no I/O: the table is loaded by [`Hadar::new`].
@@ -148,6 +153,10 @@ impl Hadar {
         let low_factor = reader.positive_f64("low_factor", 0.5)?;
         let high_factor = reader.positive_f64("high_factor", 1.0)?;
         let idle_until_round = reader.bool("idle_until_round", false)?;
+        let gang_price = match reader.choice("gang_price", "marginal", &["marginal", "current"])? {
+            "marginal" => GangPrice::Marginal,
+            _ => GangPrice::Current,
+        };
         let max_copies = if forking { reader.f64("max_copies", 0.0)?.max(0.0) as usize } else { 1 };
         let name = reader.name();
         if low_factor > 1.0 {
@@ -171,6 +180,7 @@ impl Hadar {
             utility: Utility { exponent },
             low_factor,
             high_factor,
+            gang_price,
             rows: BTreeMap::new(),
         }))
     }
@@ -385,6 +395,7 @@ impl Hadar {
             prices,
             self.clock.length(),
         );
+        market.gang_price = self.gang_price;
         if with_running {
             for job in context.jobs.running() {
                 let left = job.oracle_remaining_work(context.now).unwrap_or(0.0);

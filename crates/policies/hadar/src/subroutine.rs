@@ -65,6 +65,8 @@ pub struct Market {
     ends: Vec<Vec<f64>>,
     /// The price function.
     pub prices: PriceFunction,
+    /// How the GPUs a job takes on one node are priced ([`GangPrice`]).
+    pub gang_price: GangPrice,
     /// Round length in seconds: a price is per GPU-round.
     pub round: f64,
     /// `p(g)` for g = 0..=capacity of each node, computed once (`powf` is the hot path).
@@ -77,6 +79,18 @@ pub struct Market {
     /// Per GPU type, its nodes with a free GPU that are not in the same state as the node
     /// before them: one node of each set of free nodes priced alike.
     distinct_free: Vec<Vec<usize>>,
+}
+
+/// How the GPUs one job takes on a node are priced. The papers do not say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GangPrice {
+    /// Each GPU at the price the node would have with the job's earlier GPUs there taken: the
+    /// price rises along the job's own GPUs, as if each were a separate arrival.
+    #[default]
+    Marginal,
+    /// Every GPU at the node's price before the job is placed (the job's own GPUs do not raise
+    /// the price it pays; later jobs see them).
+    Current,
 }
 
 impl Market {
@@ -116,6 +130,7 @@ impl Market {
             capacity,
             ends,
             prices,
+            gang_price: GangPrice::Marginal,
             round,
             price_steps,
             nodes_by_type,
@@ -165,8 +180,13 @@ impl Market {
     }
 
     /// Returns the price of one more GPU on `node` for `rounds` rounds from now, when the job
-    /// already takes `extra` GPUs there: the integral over time of `p(busy(t) + extra)`.
+    /// already takes `extra` GPUs there: the integral over time of `p(busy(t) + extra)`
+    /// ([`GangPrice::Marginal`]) or of `p(busy(t))` ([`GangPrice::Current`]).
     pub fn gpu_cost(&self, node: usize, extra: u32, rounds: f64) -> f64 {
+        let extra = match self.gang_price {
+            GangPrice::Marginal => extra,
+            GangPrice::Current => 0,
+        };
         let steps = &self.price_steps[node];
         let price = |busy: u32| steps[(busy as usize).min(steps.len() - 1)];
         let ends = &self.ends[node];
@@ -579,6 +599,18 @@ mod tests {
             PriceFunction::new(low, high),
             100.0,
         )
+    }
+
+    #[test]
+    fn with_current_gang_prices_a_jobs_own_gpus_do_not_raise_its_price() {
+        let mut market = market(&[(0, 4)], 1.0, 16.0);
+        // Idle node, 5 rounds: the marginal price of the third GPU is p(2) = 1 x 16^(2/4) = 4.
+        assert_eq!(market.gpu_cost(0, 2, 5.0), 20.0);
+        market.gang_price = GangPrice::Current;
+        assert_eq!(market.gpu_cost(0, 2, 5.0), 5.0);
+        // GPUs taken by earlier jobs still raise it.
+        market.take(0, 2, 10.0);
+        assert_eq!(market.gpu_cost(0, 1, 5.0), 20.0);
     }
 
     #[test]
