@@ -9,7 +9,7 @@ use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
     Phase, Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, build_with,
 };
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::sync::Arc;
 
 /// Hadar (and HadarE with `forking`): every round, prices every (node, round) GPU from the
@@ -31,8 +31,27 @@ pub struct Hadar {
     low_factor: f64,
     high_factor: f64,
     gang_price: GangPrice,
+    bounds: Bounds,
+    /// With [`Bounds::Fixed`], the jobs seen so far and the lowest and highest utility per
+    /// GPU-round any of them had when first seen.
+    seen: BTreeSet<JobId>,
+    seen_range: Option<(f64, f64)>,
     /// Per-worker rates per cluster GPU type, by (job type, workers, feasible types' mask).
     rows: BTreeMap<(Arc<str>, u32, u64), Arc<[f64]>>,
+}
+
+/// Where the price range `[L, U]` comes from. The papers do not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bounds {
+    /// From the active jobs' utility per GPU-round at each decision: a waiting job's utility
+    /// decays, so L falls and prices steepen as jobs wait.
+    Adaptive,
+    /// OASiS's bounds are the workload's lowest and highest value per unit resource, known in
+    /// advance; online, the lowest and highest utility per GPU-round of every job when the
+    /// policy first saw it (the range only widens). L still falls to the lowest active job's,
+    /// as under `Adaptive`: OASiS rejects the jobs a fixed L prices out, Hadar rejects none,
+    /// and a waiting job's utility decays, so with L held it would wait forever.
+    Fixed,
 }
 
 /// A job prepared for the subroutine.
@@ -137,7 +156,10 @@ impl Hadar {
     /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
     /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds), `gang_price`
     /// (`marginal`: each further GPU of a job on a node at the price its earlier GPUs raise;
-    /// `current`: every GPU at the node's price before the job is placed). HadarE also
+    /// `current`: every GPU at the node's price before the job is placed), `bounds`
+    /// (`adaptive`: L and U from the active jobs at each decision; `fixed`: from every job's
+    /// utility per GPU-round when first seen, a range that only widens, L still following the
+    /// lowest active job down). HadarE also
     /// takes `max_copies` (0: as many as there are nodes).
     ///
     /// Reading does no I/O: the table is loaded by [`Hadar::new`].
@@ -156,6 +178,10 @@ impl Hadar {
         let gang_price = match reader.choice("gang_price", "marginal", &["marginal", "current"])? {
             "marginal" => GangPrice::Marginal,
             _ => GangPrice::Current,
+        };
+        let bounds = match reader.choice("bounds", "adaptive", &["adaptive", "fixed"])? {
+            "adaptive" => Bounds::Adaptive,
+            _ => Bounds::Fixed,
         };
         let max_copies = if forking { reader.f64("max_copies", 0.0)?.max(0.0) as usize } else { 1 };
         let name = reader.name();
@@ -181,6 +207,9 @@ impl Hadar {
             low_factor,
             high_factor,
             gang_price,
+            bounds,
+            seen: BTreeSet::new(),
+            seen_range: None,
             rows: BTreeMap::new(),
         }))
     }
@@ -239,6 +268,10 @@ impl Hadar {
         let utility = self.utility.value(job.weight, oracle.isolated_duration, age + duration);
         let fastest_rounds = rounds(duration, self.clock.length());
         let density = utility / (f64::from(job.gpus) * fastest_rounds);
+        if self.bounds == Bounds::Fixed && self.seen.insert(job.id) {
+            let (low, high) = self.seen_range.unwrap_or((density, density));
+            self.seen_range = Some((low.min(density), high.max(density)));
+        }
         let current = job.allocation.as_ref().map(|allocation| allocation.parts.iter().map(|part| part.0).collect());
         Ok(Prepared {
             id: job.id,
@@ -256,11 +289,17 @@ impl Hadar {
     }
 
     /// The price function for these jobs: from `low_factor` x the lowest to `high_factor` x
-    /// the highest utility per GPU-round. The range is capped at 10^12 (a job of weight 0 has
+    /// the highest utility per GPU-round (of these jobs, or with `bounds=fixed` of every job
+    /// when first seen). The range is capped at 10^12 (a job of weight 0 has
     /// no utility at all), so that prices stay finite.
     fn price_function(&self, jobs: &[Prepared]) -> PriceFunction {
-        let lowest = jobs.iter().map(|job| job.density).fold(f64::INFINITY, f64::min);
-        let highest = jobs.iter().map(|job| job.density).fold(0.0, f64::max);
+        let active_lowest = jobs.iter().map(|job| job.density).fold(f64::INFINITY, f64::min);
+        let (lowest, highest) = match (self.bounds, self.seen_range) {
+            // Never above the lowest active job's: OASiS rejects a job priced out for good,
+            // Hadar has no rejection, and a waiting job's utility decays below any fixed L.
+            (Bounds::Fixed, Some((low, high))) => (low.min(active_lowest), high),
+            _ => (active_lowest, jobs.iter().map(|job| job.density).fold(0.0, f64::max)),
+        };
         let high = (self.high_factor * highest).max(f64::MIN_POSITIVE);
         let low = (self.low_factor * lowest).max(high * 1e-12);
         PriceFunction::new(low, high)

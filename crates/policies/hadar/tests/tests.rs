@@ -259,3 +259,49 @@ fn jobs_of_one_model_pinned_to_different_types_get_their_own_rates() {
     );
     assert_eq!(jcts(&result), vec![(1000.0f64 / 3.0 * 1e6).round() / 1e6, 100.0]);
 }
+
+#[test]
+fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedule() {
+    // 40 jobs of 1 or 2 workers (the table measures gangs of 1 and 2) arriving faster than the cluster drains them, so prices
+    // bind: `gang_price=current` and `bounds=fixed` each give another schedule than the
+    // defaults, and each run repeats bit for bit with every job finished.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut arrival = 0.0;
+    let jobs: Vec<JobSpec> = (0..40)
+        .map(|index| {
+            arrival += next() * 300.0;
+            let workers = [1, 2, 2][(next() * 3.0) as usize];
+            JobSpec::new(JobId(index), Time::from_secs(arrival), workers, "m", 5000.0 + next() * 400_000.0)
+        })
+        .collect();
+    let nodes = [(0, 4), (0, 4), (1, 4), (1, 4)];
+    let run =
+        |params: &str, test: &str| simulate(hadar(test, params, false), cluster(&nodes), &jobs, MixedTypes::Sum).0;
+    let default = run("", "open-default");
+    for (case, params) in ["gang_price=current", "bounds=fixed", "gang_price=current,bounds=fixed"].iter().enumerate() {
+        let first = run(params, &format!("open{case}a"));
+        let second = run(params, &format!("open{case}b"));
+        assert_eq!(first.jobs, second.jobs, "{params}");
+        assert_eq!(first.metrics.jobs_finished, 40, "{params}");
+        assert_ne!(first.jobs, default.jobs, "{params} changes the schedule");
+    }
+    let error = hadar_error("gang_price=average");
+    assert!(error.contains("gang_price") && error.contains("marginal"), "{error}");
+    let error = hadar_error("bounds=oracle");
+    assert!(error.contains("bounds") && error.contains("adaptive"), "{error}");
+}
+
+/// The error reading `hadar[params]` gives.
+fn hadar_error(params: &str) -> String {
+    let params: PolicyParams = format!("hadar[{params}]").parse().unwrap();
+    Hadar::from_params(&params, false, &schedlab_core::PolicyEnv::new(schedlab_core::DataDir::none()))
+        .err()
+        .expect("an error")
+        .to_string()
+}
