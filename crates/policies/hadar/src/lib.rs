@@ -37,4 +37,4 @@ pub const POLICIES: &[PolicyEntry] = &[
     },
 ];
 pub use pricing::PriceFunction;
-pub use subroutine::{GangPrice, JobInput, Market, Progress, Schedule, Utility, best_schedule, rounds};
+pub use subroutine::{GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Utility, best_schedule, rounds};

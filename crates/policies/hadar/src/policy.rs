@@ -2,7 +2,7 @@
 
 use crate::pricing::PriceFunction;
 use crate::subroutine::{
-    GangPrice, JobInput, Market, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
+    GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
 };
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
@@ -31,6 +31,7 @@ pub struct Hadar {
     low_factor: f64,
     high_factor: f64,
     gang_price: GangPrice,
+    price_scope: PriceScope,
     bounds: Bounds,
     /// With [`Bounds::Fixed`], the jobs seen so far and the lowest and highest utility per
     /// GPU-round any of them had when first seen.
@@ -156,7 +157,8 @@ impl Hadar {
     /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
     /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds), `gang_price`
     /// (`marginal`: each further GPU of a job on a node at the price its earlier GPUs raise;
-    /// `current`: every GPU at the node's price before the job is placed), `bounds`
+    /// `current`: every GPU at the node's price before the job is placed), `price_scope`
+    /// (`node`: each node's utilisation sets its price; `type`: each GPU type's), `bounds`
     /// (`adaptive`: L and U from the active jobs at each decision; `fixed`: from every job's
     /// utility per GPU-round when first seen, a range that only widens, L still following the
     /// lowest active job down). HadarE also
@@ -178,6 +180,10 @@ impl Hadar {
         let gang_price = match reader.choice("gang_price", "marginal", &["marginal", "current"])? {
             "marginal" => GangPrice::Marginal,
             _ => GangPrice::Current,
+        };
+        let price_scope = match reader.choice("price_scope", "node", &["node", "type"])? {
+            "node" => PriceScope::Node,
+            _ => PriceScope::Type,
         };
         let bounds = match reader.choice("bounds", "adaptive", &["adaptive", "fixed"])? {
             "adaptive" => Bounds::Adaptive,
@@ -207,6 +213,7 @@ impl Hadar {
             low_factor,
             high_factor,
             gang_price,
+            price_scope,
             bounds,
             seen: BTreeSet::new(),
             seen_range: None,
@@ -435,6 +442,7 @@ impl Hadar {
             self.clock.length(),
         );
         market.gang_price = self.gang_price;
+        market.price_scope = self.price_scope;
         if with_running {
             for job in context.jobs.running() {
                 let left = job.oracle_remaining_work(context.now).unwrap_or(0.0);

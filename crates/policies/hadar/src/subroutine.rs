@@ -67,6 +67,12 @@ pub struct Market {
     pub prices: PriceFunction,
     /// How the GPUs a job takes on one node are priced ([`GangPrice`]).
     pub gang_price: GangPrice,
+    /// Whether a GPU's price follows its node's utilisation or its GPU type's ([`PriceScope`]).
+    pub price_scope: PriceScope,
+    /// Per GPU type, the planned ends of all its busy GPUs, sorted (for [`PriceScope::Type`]).
+    type_ends: Vec<Vec<f64>>,
+    /// Per GPU type, `p(g)` for g = 0..=the type's GPUs.
+    type_steps: Vec<Vec<f64>>,
     /// Round length in seconds: a price is per GPU-round.
     pub round: f64,
     /// `p(g)` for g = 0..=capacity of each node, computed once (`powf` is the hot path).
@@ -91,6 +97,20 @@ pub enum GangPrice {
     /// Every GPU at the node's price before the job is placed (the job's own GPUs do not raise
     /// the price it pays; later jobs see them).
     Current,
+}
+
+/// What a price is the price of. The papers give "an exponential price per node, GPU type and
+/// round" without saying whose utilisation sets it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PriceScope {
+    /// Each node has its price, set by its own GPUs planned busy.
+    #[default]
+    Node,
+    /// Every GPU of a type has one price, set by all GPUs of the type planned busy. With
+    /// [`GangPrice::Marginal`] a job's earlier GPUs of the type raise the price of its later
+    /// ones; the subroutine still ranks a node's GPUs by the job's GPUs on that node, and the
+    /// chosen set is then priced by its GPUs per type.
+    Type,
 }
 
 impl Market {
@@ -120,6 +140,22 @@ impl Market {
             })
             .collect();
         let types = node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
+        let mut type_gpus = vec![0u32; types];
+        for (&gpu_type, &gpus) in node_types.iter().zip(&capacity) {
+            type_gpus[gpu_type] += gpus;
+        }
+        let type_steps = type_gpus
+            .iter()
+            .map(|&gpus| {
+                let mut highest = 0.0_f64;
+                (0..=gpus)
+                    .map(|used| {
+                        highest = highest.max(prices.price(used, gpus));
+                        highest
+                    })
+                    .collect()
+            })
+            .collect();
         let mut nodes_by_type = vec![Vec::new(); types];
         for (node, &gpu_type) in node_types.iter().enumerate() {
             nodes_by_type[gpu_type].push(node);
@@ -131,6 +167,9 @@ impl Market {
             ends,
             prices,
             gang_price: GangPrice::Marginal,
+            price_scope: PriceScope::Node,
+            type_ends: vec![Vec::new(); types],
+            type_steps,
             round,
             price_steps,
             nodes_by_type,
@@ -187,9 +226,14 @@ impl Market {
             GangPrice::Marginal => extra,
             GangPrice::Current => 0,
         };
-        let steps = &self.price_steps[node];
+        let (steps, ends) = match self.price_scope {
+            PriceScope::Node => (&self.price_steps[node], &self.ends[node]),
+            PriceScope::Type => {
+                let gpu_type = self.node_types[node];
+                (&self.type_steps[gpu_type], &self.type_ends[gpu_type])
+            }
+        };
         let price = |busy: u32| steps[(busy as usize).min(steps.len() - 1)];
-        let ends = &self.ends[node];
         let mut busy = ends.len() as u32;
         let mut from = 0.0;
         let mut cost = 0.0;
@@ -231,10 +275,11 @@ impl Market {
 
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
     pub fn take(&mut self, node: usize, gpus: u32, rounds: f64) {
-        let ends = &mut self.ends[node];
-        let at = ends.partition_point(|end| *end <= rounds);
-        for _ in 0..gpus {
-            ends.insert(at, rounds);
+        for ends in [&mut self.ends[node], &mut self.type_ends[self.node_types[node]]] {
+            let at = ends.partition_point(|end| *end <= rounds);
+            for _ in 0..gpus {
+                ends.insert(at, rounds);
+            }
         }
         self.refresh(self.node_types[node]);
     }
@@ -573,7 +618,23 @@ fn schedule_terms(
     };
     let duration = job.remaining / rate;
     let charged = rounds(duration, market.round);
-    let cost: f64 = candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum();
+    let cost: f64 = match market.price_scope {
+        PriceScope::Node => {
+            candidates.iter().map(|candidate| market.gpu_cost(candidate.node, candidate.extra, charged)).sum()
+        }
+        // The job's earlier GPUs of the type, on any node, come before each one.
+        PriceScope::Type => {
+            let mut taken = vec![0u32; market.type_ends.len()];
+            candidates
+                .iter()
+                .map(|candidate| {
+                    let gpu_type = market.node_types[candidate.node];
+                    taken[gpu_type] += 1;
+                    market.gpu_cost(candidate.node, taken[gpu_type] - 1, charged)
+                })
+                .sum()
+        }
+    };
     // The utility is at most the weight, so a rule whose cost leaves no more than `floor`
     // cannot win; its utility (a `powf`) is not computed.
     if floor.is_some_and(|floor| job.weight - cost <= floor) {
@@ -599,6 +660,20 @@ mod tests {
             PriceFunction::new(low, high),
             100.0,
         )
+    }
+
+    #[test]
+    fn with_type_prices_every_node_of_a_type_costs_what_the_types_utilisation_sets() {
+        // Two 4-GPU nodes of one type (8 GPUs), L = 1, U = 16: p(g) = 16^(g/8).
+        let mut market = market(&[(0, 4), (0, 4)], 1.0, 16.0);
+        market.price_scope = PriceScope::Type;
+        market.take(0, 2, 10.0);
+        // Node 1 is idle, but the type has 2 of 8 GPUs busy: p(2) = 16^(1/4) = 2 per round.
+        assert!((market.gpu_cost(1, 0, 5.0) - 10.0).abs() < 1e-12);
+        assert_eq!(market.gpu_cost(1, 0, 5.0), market.gpu_cost(0, 0, 5.0));
+        // By node, the idle node is at L.
+        market.price_scope = PriceScope::Node;
+        assert_eq!(market.gpu_cost(1, 0, 5.0), 5.0);
     }
 
     #[test]
