@@ -442,7 +442,7 @@ impl Hadar {
             self.clock.length(),
         );
         market.gang_price = self.gang_price;
-        market.price_scope = self.price_scope;
+        market.set_price_scope(self.price_scope);
         if with_running {
             for job in context.jobs.running() {
                 let left = job.oracle_remaining_work(context.now).unwrap_or(0.0);

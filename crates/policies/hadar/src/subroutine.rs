@@ -67,11 +67,12 @@ pub struct Market {
     pub prices: PriceFunction,
     /// How the GPUs a job takes on one node are priced ([`GangPrice`]).
     pub gang_price: GangPrice,
-    /// Whether a GPU's price follows its node's utilisation or its GPU type's ([`PriceScope`]).
-    pub price_scope: PriceScope,
-    /// Per GPU type, the planned ends of all its busy GPUs, sorted (for [`PriceScope::Type`]).
+    /// Whether a GPU's price follows its node's utilisation or its GPU type's
+    /// ([`Market::set_price_scope`]).
+    price_scope: PriceScope,
+    /// With [`PriceScope::Type`], per GPU type, the planned ends of all its busy GPUs, sorted.
     type_ends: Vec<Vec<f64>>,
-    /// Per GPU type, `p(g)` for g = 0..=the type's GPUs.
+    /// With [`PriceScope::Type`], per GPU type, `p(g)` for g = 0..=the type's GPUs.
     type_steps: Vec<Vec<f64>>,
     /// Round length in seconds: a price is per GPU-round.
     pub round: f64,
@@ -140,22 +141,6 @@ impl Market {
             })
             .collect();
         let types = node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
-        let mut type_gpus = vec![0u32; types];
-        for (&gpu_type, &gpus) in node_types.iter().zip(&capacity) {
-            type_gpus[gpu_type] += gpus;
-        }
-        let type_steps = type_gpus
-            .iter()
-            .map(|&gpus| {
-                let mut highest = 0.0_f64;
-                (0..=gpus)
-                    .map(|used| {
-                        highest = highest.max(prices.price(used, gpus));
-                        highest
-                    })
-                    .collect()
-            })
-            .collect();
         let mut nodes_by_type = vec![Vec::new(); types];
         for (node, &gpu_type) in node_types.iter().enumerate() {
             nodes_by_type[gpu_type].push(node);
@@ -168,8 +153,8 @@ impl Market {
             prices,
             gang_price: GangPrice::Marginal,
             price_scope: PriceScope::Node,
-            type_ends: vec![Vec::new(); types],
-            type_steps,
+            type_ends: Vec::new(),
+            type_steps: Vec::new(),
             round,
             price_steps,
             nodes_by_type,
@@ -180,6 +165,35 @@ impl Market {
             market.refresh(gpu_type);
         }
         market
+    }
+
+    /// Whether a GPU's price follows its node's utilisation or its GPU type's.
+    pub fn price_scope(&self) -> PriceScope {
+        self.price_scope
+    }
+
+    /// Prices GPUs by `scope` from now on (per type: from every GPU of the type planned busy).
+    pub fn set_price_scope(&mut self, scope: PriceScope) {
+        self.price_scope = scope;
+        self.type_ends.clear();
+        self.type_steps.clear();
+        if scope == PriceScope::Type {
+            for nodes in &self.nodes_by_type {
+                let gpus: u32 = nodes.iter().map(|&node| self.capacity[node]).sum();
+                let mut ends: Vec<f64> = nodes.iter().flat_map(|&node| self.ends[node].iter().copied()).collect();
+                ends.sort_by(f64::total_cmp);
+                self.type_ends.push(ends);
+                let mut highest = 0.0_f64;
+                self.type_steps.push(
+                    (0..=gpus)
+                        .map(|used| {
+                            highest = highest.max(self.prices.price(used, gpus));
+                            highest
+                        })
+                        .collect(),
+                );
+            }
+        }
     }
 
     /// Recomputes which nodes of `gpu_type` share their prices, after one of them changed.
@@ -275,13 +289,18 @@ impl Market {
 
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
     pub fn take(&mut self, node: usize, gpus: u32, rounds: f64) {
-        for ends in [&mut self.ends[node], &mut self.type_ends[self.node_types[node]]] {
+        let gpu_type = self.node_types[node];
+        let mut lists = vec![&mut self.ends[node]];
+        if let Some(type_ends) = self.type_ends.get_mut(gpu_type) {
+            lists.push(type_ends);
+        }
+        for ends in lists {
             let at = ends.partition_point(|end| *end <= rounds);
             for _ in 0..gpus {
                 ends.insert(at, rounds);
             }
         }
-        self.refresh(self.node_types[node]);
+        self.refresh(gpu_type);
     }
 }
 
@@ -666,13 +685,15 @@ mod tests {
     fn with_type_prices_every_node_of_a_type_costs_what_the_types_utilisation_sets() {
         // Two 4-GPU nodes of one type (8 GPUs), L = 1, U = 16: p(g) = 16^(g/8).
         let mut market = market(&[(0, 4), (0, 4)], 1.0, 16.0);
-        market.price_scope = PriceScope::Type;
-        market.take(0, 2, 10.0);
+        market.take(0, 1, 10.0);
+        // Switching scope counts what is already planned.
+        market.set_price_scope(PriceScope::Type);
+        market.take(0, 1, 10.0);
         // Node 1 is idle, but the type has 2 of 8 GPUs busy: p(2) = 16^(1/4) = 2 per round.
         assert!((market.gpu_cost(1, 0, 5.0) - 10.0).abs() < 1e-12);
         assert_eq!(market.gpu_cost(1, 0, 5.0), market.gpu_cost(0, 0, 5.0));
         // By node, the idle node is at L.
-        market.price_scope = PriceScope::Node;
+        market.set_price_scope(PriceScope::Node);
         assert_eq!(market.gpu_cost(1, 0, 5.0), 5.0);
     }
 
