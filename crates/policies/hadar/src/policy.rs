@@ -33,6 +33,8 @@ pub struct Hadar {
     gang_price: GangPrice,
     price_scope: PriceScope,
     bounds: Bounds,
+    /// With `prices=flat`, every GPU costs L whatever the utilisation (U = L).
+    flat: bool,
     /// With [`Bounds::Fixed`], the jobs seen so far and the lowest and highest utility per
     /// GPU-round any of them had when first seen.
     seen: BTreeSet<JobId>,
@@ -161,7 +163,8 @@ impl Hadar {
     /// (`node`: each node's utilisation sets its price; `type`: each GPU type's), `bounds`
     /// (`adaptive`: L and U from the active jobs at each decision; `fixed`: from every job's
     /// utility per GPU-round when first seen, a range that only widens, L still following the
-    /// lowest active job down). HadarE also
+    /// lowest active job down), `prices` (`exponential`; `flat`: every GPU at L, isolating what
+    /// the rising price does). HadarE also
     /// takes `max_copies` (0: as many as there are nodes).
     ///
     /// Reading does no I/O: the table is loaded by [`Hadar::new`].
@@ -185,6 +188,7 @@ impl Hadar {
             "node" => PriceScope::Node,
             _ => PriceScope::Type,
         };
+        let flat = reader.choice("prices", "exponential", &["exponential", "flat"])? == "flat";
         let bounds = match reader.choice("bounds", "adaptive", &["adaptive", "fixed"])? {
             "adaptive" => Bounds::Adaptive,
             _ => Bounds::Fixed,
@@ -215,6 +219,7 @@ impl Hadar {
             gang_price,
             price_scope,
             bounds,
+            flat,
             seen: BTreeSet::new(),
             seen_range: None,
             rows: BTreeMap::new(),
@@ -309,7 +314,8 @@ impl Hadar {
         };
         let high = (self.high_factor * highest).max(f64::MIN_POSITIVE);
         let low = (self.low_factor * lowest).max(high * 1e-12);
-        PriceFunction::new(low, high)
+        // A flat price (U = L) isolates what the rising price does.
+        PriceFunction::new(low, if self.flat { low } else { high })
     }
 
     /// The primal step: jobs take their subroutine's schedule, highest payoff first, while the

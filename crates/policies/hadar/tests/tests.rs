@@ -284,7 +284,8 @@ fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedu
     let run =
         |params: &str, test: &str| simulate(hadar(test, params, false), cluster(&nodes), &jobs, MixedTypes::Sum).0;
     let default = run("", "open-default");
-    let choices = ["gang_price=current", "bounds=fixed", "price_scope=type", "gang_price=current,bounds=fixed"];
+    let choices =
+        ["gang_price=current", "bounds=fixed", "price_scope=type", "gang_price=current,bounds=fixed", "prices=flat"];
     for (case, params) in choices.iter().enumerate() {
         let first = run(params, &format!("open{case}a"));
         let second = run(params, &format!("open{case}b"));
@@ -294,6 +295,8 @@ fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedu
     }
     let error = hadar_error("gang_price=average");
     assert!(error.contains("gang_price") && error.contains("marginal"), "{error}");
+    let error = hadar_error("prices=linear");
+    assert!(error.contains("prices") && error.contains("exponential"), "{error}");
     let error = hadar_error("price_scope=cluster");
     assert!(error.contains("price_scope") && error.contains("node"), "{error}");
     let error = hadar_error("bounds=oracle");
