@@ -120,25 +120,9 @@ impl Market {
         let ends = vec![Vec::new(); capacity.len()];
         // Nodes of one size share their steps (computed once per size).
         let mut by_size: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
-        // `p` rises with utilisation; the running maximum guards against a last-bit dip in
-        // `powf`, so that each GPU a job takes on a node costs at least as much as the one
-        // before it (the subroutine's selection relies on it).
         let price_steps = capacity
             .iter()
-            .map(|&gpus| {
-                by_size
-                    .entry(gpus)
-                    .or_insert_with(|| {
-                        let mut highest = 0.0_f64;
-                        (0..=gpus)
-                            .map(|used| {
-                                highest = highest.max(prices.price(used, gpus));
-                                highest
-                            })
-                            .collect()
-                    })
-                    .clone()
-            })
+            .map(|&gpus| by_size.entry(gpus).or_insert_with(|| rising_steps(&prices, gpus)).clone())
             .collect();
         let types = node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
         let mut nodes_by_type = vec![Vec::new(); types];
@@ -183,15 +167,7 @@ impl Market {
                 let mut ends: Vec<f64> = nodes.iter().flat_map(|&node| self.ends[node].iter().copied()).collect();
                 ends.sort_by(f64::total_cmp);
                 self.type_ends.push(ends);
-                let mut highest = 0.0_f64;
-                self.type_steps.push(
-                    (0..=gpus)
-                        .map(|used| {
-                            highest = highest.max(self.prices.price(used, gpus));
-                            highest
-                        })
-                        .collect(),
-                );
+                self.type_steps.push(rising_steps(&self.prices, gpus));
             }
         }
     }
@@ -290,17 +266,32 @@ impl Market {
     /// Plans `gpus` GPUs of `node` busy for `rounds` rounds from now.
     pub fn take(&mut self, node: usize, gpus: u32, rounds: f64) {
         let gpu_type = self.node_types[node];
-        let mut lists = vec![&mut self.ends[node]];
+        insert_ends(&mut self.ends[node], gpus, rounds);
         if let Some(type_ends) = self.type_ends.get_mut(gpu_type) {
-            lists.push(type_ends);
-        }
-        for ends in lists {
-            let at = ends.partition_point(|end| *end <= rounds);
-            for _ in 0..gpus {
-                ends.insert(at, rounds);
-            }
+            insert_ends(type_ends, gpus, rounds);
         }
         self.refresh(gpu_type);
+    }
+}
+
+/// `p(used)` for used = 0..=gpus, each at least the one before it: the running maximum guards
+/// against a last-bit dip in `powf`, so that each GPU a job takes costs at least as much as the
+/// one before it (the subroutine's selection relies on it).
+fn rising_steps(prices: &PriceFunction, gpus: u32) -> Vec<f64> {
+    let mut highest = 0.0_f64;
+    (0..=gpus)
+        .map(|used| {
+            highest = highest.max(prices.price(used, gpus));
+            highest
+        })
+        .collect()
+}
+
+/// Adds `gpus` ends at `rounds` to the sorted `ends`.
+fn insert_ends(ends: &mut Vec<f64>, gpus: u32, rounds: f64) {
+    let at = ends.partition_point(|end| *end <= rounds);
+    for _ in 0..gpus {
+        ends.insert(at, rounds);
     }
 }
 
