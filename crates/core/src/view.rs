@@ -258,12 +258,13 @@ pub struct JobsView {
     views: Vec<Option<JobView>>,
     queued: BTreeSet<JobId>,
     running: BTreeSet<JobId>,
+    queued_gpus: u64,
 }
 
 impl JobsView {
     /// Returns an empty set with room for jobs `0..capacity`. Used by the engine.
     pub fn with_capacity(capacity: usize) -> JobsView {
-        JobsView { views: vec![None; capacity], queued: BTreeSet::new(), running: BTreeSet::new() }
+        JobsView { views: vec![None; capacity], queued: BTreeSet::new(), running: BTreeSet::new(), queued_gpus: 0 }
     }
 
     /// Returns the active job with this id, if it is active.
@@ -296,6 +297,11 @@ impl JobsView {
         self.queued.len()
     }
 
+    /// Returns the GPUs the waiting jobs request, summed.
+    pub fn queued_gpus(&self) -> u64 {
+        self.queued_gpus
+    }
+
     /// Returns the number of running jobs.
     pub fn n_running(&self) -> usize {
         self.running.len()
@@ -313,6 +319,7 @@ impl JobsView {
             self.views.resize(id.index() + 1, None);
         }
         debug_assert_eq!(view.state, JobState::Queued);
+        self.queued_gpus += u64::from(view.gpus);
         self.views[id.index()] = Some(view);
         self.queued.insert(id);
     }
@@ -324,25 +331,29 @@ impl JobsView {
 
     /// Updates the queued/running index after the engine changed a job's state.
     pub fn sync_state(&mut self, id: JobId) {
-        let running = self.get(id).map(JobView::is_running);
-        match running {
-            Some(true) => {
-                self.queued.remove(&id);
-                self.running.insert(id);
+        let Some(view) = self.get(id) else { return };
+        let (running, gpus) = (view.is_running(), u64::from(view.gpus));
+        if running {
+            if self.queued.remove(&id) {
+                self.queued_gpus -= gpus;
             }
-            Some(false) => {
-                self.running.remove(&id);
-                self.queued.insert(id);
+            self.running.insert(id);
+        } else {
+            self.running.remove(&id);
+            if self.queued.insert(id) {
+                self.queued_gpus += gpus;
             }
-            None => {}
         }
     }
 
     /// Removes a job (it finished) and returns its last view. Used by the engine.
     pub fn remove(&mut self, id: JobId) -> Option<JobView> {
-        self.queued.remove(&id);
+        let view = self.views.get_mut(id.index()).and_then(Option::take)?;
+        if self.queued.remove(&id) {
+            self.queued_gpus -= u64::from(view.gpus);
+        }
         self.running.remove(&id);
-        self.views.get_mut(id.index()).and_then(Option::take)
+        Some(view)
     }
 }
 

@@ -41,6 +41,9 @@ pub enum Metric {
     Events,
     /// Policy calls.
     Decisions,
+    /// GPU-hours idle while waiting jobs asked for them: the integral over the makespan's span of
+    /// `min(idle GPUs, GPUs requested by waiting jobs)`.
+    IdleWhileWaitingGpuHours,
     /// Finish-time fairness: the mean over a run's finished measured jobs of the job's JCT divided
     /// by its JCT under the spec's `fairness_reference` policy at the same seed and sweep point
     /// (Themis' rho, with the reference as the "isolated" share; 1 for the reference itself).
@@ -50,7 +53,7 @@ pub enum Metric {
 impl Metric {
     /// Every metric, in the order `runs.csv` has them (all but [`Metric::FtfRho`], which compares
     /// two runs and so is not a column of one run).
-    pub const ALL: [Metric; 17] = [
+    pub const ALL: [Metric; 18] = [
         Metric::AvgJctHours,
         Metric::MedianJctHours,
         Metric::P95JctHours,
@@ -67,6 +70,7 @@ impl Metric {
         Metric::AllocationChanges,
         Metric::Events,
         Metric::Decisions,
+        Metric::IdleWhileWaitingGpuHours,
         Metric::FtfRho,
     ];
 
@@ -89,6 +93,7 @@ impl Metric {
             Metric::AllocationChanges => "allocation_changes",
             Metric::Events => "events",
             Metric::Decisions => "decisions",
+            Metric::IdleWhileWaitingGpuHours => "idle_while_waiting_gpu_hours",
             Metric::FtfRho => "ftf_rho",
         }
     }
@@ -104,6 +109,7 @@ impl Metric {
             | Metric::AvgWaitingTimeHours
             | Metric::MakespanHours => "hours",
             Metric::Utilization => "fraction (0-1)",
+            Metric::IdleWhileWaitingGpuHours => "GPU-hours",
             Metric::AvgBoundedSlowdown | Metric::AvgSlowdown | Metric::FtfRho => "ratio",
             Metric::JobsMeasured | Metric::JobsFinished => "jobs",
             Metric::Restarts | Metric::AllocationChanges | Metric::Events | Metric::Decisions => "count",
@@ -145,15 +151,24 @@ impl Metric {
             }
             Metric::Events => "arrivals, completions and ticks the engine processed in the whole run",
             Metric::Decisions => "times the engine called the policy",
+            Metric::IdleWhileWaitingGpuHours => {
+                "GPU-hours over the makespan's span during which GPUs stood idle while waiting jobs asked for them: the integral of min(idle GPUs, GPUs requested by waiting jobs), by count (GPU types and pools are not matched, so it bounds what a work-conserving policy could have used); not a column of runs.csv, which keeps its published columns"
+            }
             Metric::FtfRho => {
                 "finish-time fairness: mean over finished measured jobs of JCT over the job's JCT under the spec's `fairness_reference` policy (same seed and sweep point)"
             }
         }
     }
 
-    /// The metrics of a single run (every one but [`Metric::FtfRho`]), in column order.
+    /// The metrics of a single run (every one but [`Metric::FtfRho`]).
     pub fn per_run() -> impl Iterator<Item = Metric> {
         Metric::ALL.into_iter().filter(|metric| *metric != Metric::FtfRho)
+    }
+
+    /// The columns of `runs.csv`, in order: the per-run metrics it was published with
+    /// ([`Metric::IdleWhileWaitingGpuHours`] came later and is shown where a table names it).
+    pub fn runs_csv_columns() -> impl Iterator<Item = Metric> {
+        Metric::per_run().filter(|metric| *metric != Metric::IdleWhileWaitingGpuHours)
     }
 
     /// Reads the metric from one run's metrics; `None` for [`Metric::FtfRho`], which needs the
@@ -176,6 +191,7 @@ impl Metric {
             Metric::AllocationChanges => m.allocation_changes as f64,
             Metric::Events => m.events as f64,
             Metric::Decisions => m.decisions as f64,
+            Metric::IdleWhileWaitingGpuHours => m.idle_while_waiting / 3600.0,
             Metric::FtfRho => return None,
         })
     }
@@ -238,6 +254,7 @@ mod tests {
             ),
             "{error}"
         );
-        assert_eq!(Metric::per_run().count(), 16);
+        assert_eq!(Metric::per_run().count(), 17);
+        assert_eq!(Metric::runs_csv_columns().count(), 16);
     }
 }

@@ -5,15 +5,24 @@ use crate::ExperimentError;
 use crate::axis::Parameter;
 use crate::claims::{ClaimResult, evaluate};
 use crate::html;
+use crate::interval::Estimate;
 pub use crate::manifest::Manifest;
 use crate::metric::Metric;
 use crate::resolve::{Experiment, Layout, Table};
+use crate::spec::Spread;
 use crate::store::{RunOutcome, Store};
 use crate::values::{outcome_metric, parameter, parameter_values};
 use std::path::{Path, PathBuf};
 
-/// How a table cell aggregates runs, as the Markdown and HTML tables say it.
-const AGGREGATION: &str = "mean over seeds and other sweep points, [min-max] when they differ";
+/// How a table's cells aggregate runs, as the Markdown and HTML tables say it.
+fn aggregation(spread: Spread) -> &'static str {
+    match spread {
+        Spread::Range => "mean over seeds and other sweep points, [min-max] when they differ",
+        Spread::Ci95 => {
+            "mean over seeds and other sweep points, [95% Student-t interval of the mean, each run one unit]"
+        }
+    }
+}
 
 fn format_number(value: f64) -> String {
     if value.is_nan() {
@@ -31,8 +40,8 @@ fn csv_number(value: f64) -> String {
     if value.is_nan() { String::new() } else { value.to_string() }
 }
 
-/// A table cell: mean, min, max and number of runs.
-type Cell = Option<(f64, f64, f64, usize)>;
+/// A table cell: mean, min, max, the mean's 95% interval (two runs or more) and number of runs.
+type Cell = Option<(f64, f64, f64, Option<(f64, f64)>, usize)>;
 
 /// A table column: its label, its metric and the parameter value it filters on (grids only).
 type Column = (String, Metric, Option<(Parameter, String)>);
@@ -72,7 +81,11 @@ fn table_cells(
                     let mean = values.iter().sum::<f64>() / values.len() as f64;
                     let min = values.iter().copied().fold(f64::INFINITY, f64::min);
                     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    Some((mean, min, max, values.len()))
+                    let interval = match table.spread {
+                        Spread::Range => None,
+                        Spread::Ci95 => Estimate::mean(&values).and_then(|estimate| estimate.interval),
+                    };
+                    Some((mean, min, max, interval, values.len()))
                 })
                 .collect()
         })
@@ -80,12 +93,18 @@ fn table_cells(
     (rows, columns.into_iter().map(|(label, _, _)| label).collect(), cells)
 }
 
-/// A cell as the Markdown and HTML tables show it: the mean, with the range when runs differ.
+/// A cell as the Markdown and HTML tables show it: the mean, with the range (or the interval)
+/// when runs differ.
 fn cell_text(cell: Cell) -> String {
     match cell {
         None => "-".to_string(),
-        Some((mean, min, max, _)) if min == max => format_number(mean),
-        Some((mean, min, max, _)) => format!("{} [{}-{}]", format_number(mean), format_number(min), format_number(max)),
+        Some((mean, min, max, ..)) if min == max => format_number(mean),
+        Some((mean, _, _, Some((low, high)), _)) => {
+            format!("{} [{} to {}]", format_number(mean), format_number(low), format_number(high))
+        }
+        Some((mean, min, max, ..)) => {
+            format!("{} [{}-{}]", format_number(mean), format_number(min), format_number(max))
+        }
     }
 }
 
@@ -95,7 +114,7 @@ fn table_markdown(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome
         Layout::Metrics { rows } => ("metrics".to_string(), rows.to_string()),
         Layout::Grid { rows, columns } => (table.metrics[0].to_string(), format!("{rows} \\ {columns}")),
     };
-    let mut text = format!("{what} (table '{}'; {AGGREGATION})\n\n", table.name);
+    let mut text = format!("{what} (table '{}'; {})\n\n", table.name, aggregation(table.spread));
     text.push_str(&format!("| {corner} | {} |\n", columns.join(" | ")));
     text.push_str(&format!("|---|{}\n", "---|".repeat(columns.len())));
     for (row, row_cells) in rows.iter().zip(cells) {
@@ -111,9 +130,10 @@ fn table_html(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) -
         Layout::Metrics { rows } => rows.to_string(),
         Layout::Grid { rows, columns } => format!("{rows} \\ {columns}"),
     };
+    let aggregation = aggregation(table.spread);
     let caption = match table.layout {
-        Layout::Metrics { .. } => format!("{}{}.", AGGREGATION[..1].to_uppercase(), &AGGREGATION[1..]),
-        Layout::Grid { .. } => format!("{}: {AGGREGATION}.", table.metrics[0]),
+        Layout::Metrics { .. } => format!("{}{}.", aggregation[..1].to_uppercase(), &aggregation[1..]),
+        Layout::Grid { .. } => format!("{}: {aggregation}.", table.metrics[0]),
     };
     let rows = rows
         .into_iter()
@@ -130,16 +150,28 @@ fn table_csv(experiment: &Experiment, table: &Table, outcomes: &[RunOutcome]) ->
     let (rows, columns, cells) = table_cells(experiment, table, outcomes);
     let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = vec![table.layout.rows().to_string()];
+    let ci95 = table.spread == Spread::Ci95;
     for column in &columns {
         header.extend([format!("{column} mean"), format!("{column} min"), format!("{column} max")]);
+        if ci95 {
+            header.extend([format!("{column} ci95 low"), format!("{column} ci95 high")]);
+        }
     }
     writer.write_record(&header).expect("in-memory CSV");
+    let empty = || String::new();
     for (row, row_cells) in rows.iter().zip(cells) {
         let mut record = vec![row.clone()];
         for cell in row_cells {
             match cell {
-                Some((mean, min, max, _)) => record.extend([csv_number(mean), csv_number(min), csv_number(max)]),
-                None => record.extend([String::new(), String::new(), String::new()]),
+                Some((mean, min, max, interval, _)) => {
+                    record.extend([csv_number(mean), csv_number(min), csv_number(max)]);
+                    if ci95 {
+                        let (low, high) =
+                            interval.map_or((empty(), empty()), |(low, high)| (csv_number(low), csv_number(high)));
+                        record.extend([low, high]);
+                    }
+                }
+                None => record.extend(std::iter::repeat_with(empty).take(if ci95 { 5 } else { 3 })),
             }
         }
         writer.write_record(&record).expect("in-memory CSV");
@@ -154,14 +186,15 @@ fn runs_csv(experiment: &Experiment, outcomes: &[RunOutcome], gpu_types: &[Strin
     let axes: Vec<Parameter> = experiment.axes.iter().map(|(axis, _)| Parameter::Axis(*axis)).collect();
     let mut header = vec!["key".to_string(), "policy".to_string(), "seed".to_string()];
     header.extend(axes.iter().map(ToString::to_string));
-    header.extend(Metric::per_run().map(|metric| metric.to_string()));
+    header.extend(Metric::runs_csv_columns().map(|metric| metric.to_string()));
     header.extend(gpu_types.iter().map(|name| format!("utilization_{name}")));
     writer.write_record(&header).expect("in-memory CSV");
     for outcome in outcomes {
         let mut record = vec![outcome.key.clone(), outcome.policy.clone(), outcome.seed.to_string()];
         record.extend(axes.iter().map(|axis| parameter(outcome, *axis)));
         record.extend(
-            Metric::per_run().map(|metric| csv_number(metric.of_run(&outcome.metrics).expect("a per-run metric"))),
+            Metric::runs_csv_columns()
+                .map(|metric| csv_number(metric.of_run(&outcome.metrics).expect("a per-run metric"))),
         );
         record.extend(outcome.metrics.utilization_per_type.iter().map(|&value| csv_number(value)));
         writer.write_record(&record).expect("in-memory CSV");

@@ -73,6 +73,8 @@ pub struct Table {
     pub metrics: Vec<Metric>,
     /// Rows and columns.
     pub layout: Layout,
+    /// What a cell shows beside its mean.
+    pub spread: crate::spec::Spread,
 }
 
 /// What a claim's value is.
@@ -455,7 +457,7 @@ fn resolve_report(
             }
             _ => return Err(fail(&at, format!("table '{}': give exactly one of metric and metrics", table.name))),
         };
-        tables.push(Table { name: table.name.clone(), metrics, layout });
+        tables.push(Table { name: table.name.clone(), metrics, layout, spread: table.spread });
     }
     for plot in &spec.plots {
         match plot {

@@ -791,7 +791,7 @@ mod tests {
 
     #[test]
     fn downsampling_a_timeline_that_ends_near_the_largest_float_stays_finite() {
-        let mut timeline = BusyTimeline { gpu_types: vec!["v100".into()], times: Vec::new(), busy: Vec::new() };
+        let mut timeline = BusyTimeline { gpu_types: vec!["v100".into()], ..BusyTimeline::default() };
         timeline.record(0.0, &[4]);
         timeline.record(1e308, &[0]);
         let points = downsample(&timeline, 100);
@@ -799,7 +799,7 @@ mod tests {
         assert!(points.iter().all(|&(hours, _)| hours.is_finite()), "{points:?}");
         assert_eq!((points[1].1, points[100].1), (4, 0));
         // Ordinary ends keep the original rounding: end * index / points.
-        let mut small = BusyTimeline { gpu_types: vec!["v100".into()], times: Vec::new(), busy: Vec::new() };
+        let mut small = BusyTimeline { gpu_types: vec!["v100".into()], ..BusyTimeline::default() };
         small.record(0.0, &[1]);
         small.record(7.0, &[0]);
         let samples = downsample(&small, 3);

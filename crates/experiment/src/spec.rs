@@ -301,6 +301,28 @@ pub struct TableSpec {
     /// Parameter for columns.
     #[serde(default = "default_columns")]
     pub columns: String,
+    /// What a cell shows beside the mean: the runs' `range` (the default) or the mean's 95%
+    /// Student-t interval over the runs (`ci95`).
+    #[serde(default, skip_serializing_if = "Spread::is_range")]
+    pub spread: Spread,
+}
+
+/// What a table cell shows beside its mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spread {
+    /// The smallest and largest value of the runs, `[min-max]`.
+    #[default]
+    Range,
+    /// The mean's 95% Student-t interval over the runs, each an independent unit.
+    Ci95,
+}
+
+impl Spread {
+    /// Whether this is the default, [`Spread::Range`] (not written back into specs).
+    pub fn is_range(&self) -> bool {
+        *self == Spread::Range
+    }
 }
 
 fn default_rows() -> String {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The layout of stored runs; runs stored with another layout are run again.
-pub const STORE_FORMAT: u32 = 3;
+pub const STORE_FORMAT: u32 = 4;
 
 /// What is kept of one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -792,6 +792,7 @@ impl Engine<'_> {
             let busy = self.cluster.busy_per_type();
             self.timeline.record(self.now.secs(), &busy);
         }
+        self.record_idle_wanted(self.now.secs());
         if self.config.check_invariants {
             self.check_invariants()?;
         }
@@ -1295,6 +1296,16 @@ impl Engine<'_> {
     }
 
     fn check_invariants(&self) -> Result<(), SimError> {
+        let queued_gpus: u64 = self.jobs.queued().map(|view| u64::from(view.gpus)).sum();
+        if queued_gpus != self.jobs.queued_gpus() {
+            return Err(SimError::Invariant {
+                time: self.now,
+                message: format!(
+                    "waiting jobs request {queued_gpus} GPUs, but {} are counted",
+                    self.jobs.queued_gpus()
+                ),
+            });
+        }
         let spec = self.cluster.spec();
         let mut used = vec![0u32; spec.nodes().len()];
         // CPUs are checked on nodes without space sharing (a pair takes its CPUs once).
@@ -1371,6 +1382,12 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// Records the GPUs idle while waiting jobs ask for them, by count.
+    fn record_idle_wanted(&mut self, time: f64) {
+        let waiting = u32::try_from(self.jobs.queued_gpus()).unwrap_or(u32::MAX);
+        self.timeline.record_idle_wanted(time, waiting.min(self.cluster.total_free()));
+    }
+
     fn finish(mut self, started: Instant) -> RunResult {
         // Book the GPU time of jobs still running when the run stopped.
         let still_running: Vec<JobId> = self.jobs.running().map(|view| view.id).collect();
@@ -1380,6 +1397,7 @@ impl Engine<'_> {
         let end_time = self.now.secs();
         let busy = self.cluster.busy_per_type();
         self.timeline.record(end_time, &busy);
+        self.record_idle_wanted(end_time);
         let jobs: Vec<JobRecord> = self
             .workload
             .iter()

@@ -112,6 +112,15 @@ pub struct BusyTimeline {
     pub times: Vec<f64>,
     /// Busy counts, `gpu_types.len()` per point, flattened.
     pub busy: Vec<u32>,
+    /// Times at which [`BusyTimeline::idle_wanted`] changed: a step function of its own, so
+    /// that its points leave the busy counts' points as they were.
+    #[serde(default)]
+    pub idle_wanted_times: Vec<f64>,
+    /// GPUs idle while waiting jobs asked for them, `min(idle GPUs, GPUs the waiting jobs
+    /// request)` (by count: GPU types and pools are not matched), from the same index of
+    /// [`BusyTimeline::idle_wanted_times`] on.
+    #[serde(default)]
+    pub idle_wanted: Vec<u32>,
 }
 
 impl BusyTimeline {
@@ -137,6 +146,36 @@ impl BusyTimeline {
         }
         self.times.push(time);
         self.busy.extend_from_slice(counts);
+    }
+
+    /// Records [`BusyTimeline::idle_wanted`] at `time`, merging with the last point when it is at
+    /// the same time and dropping the point when the count did not change.
+    pub fn record_idle_wanted(&mut self, time: f64, count: u32) {
+        if let (Some(&last_time), Some(last)) = (self.idle_wanted_times.last(), self.idle_wanted.last_mut()) {
+            if *last == count {
+                return;
+            }
+            if last_time == time {
+                *last = count;
+                return;
+            }
+        }
+        self.idle_wanted_times.push(time);
+        self.idle_wanted.push(count);
+    }
+
+    /// Returns the GPU-seconds between `from` and `to` during which GPUs stood idle while
+    /// waiting jobs asked for them (the integral of [`BusyTimeline::idle_wanted`]).
+    pub fn integrate_idle_wanted(&self, from: f64, to: f64) -> f64 {
+        let mut total = 0.0;
+        for (index, &count) in self.idle_wanted.iter().enumerate() {
+            let start = self.idle_wanted_times[index].max(from);
+            let end = self.idle_wanted_times.get(index + 1).copied().unwrap_or(f64::INFINITY).min(to);
+            if end > start {
+                total += f64::from(count) * (end - start);
+            }
+        }
+        total
     }
 
     /// Returns the busy counts at time `time` (zeros before the first point).
@@ -173,6 +212,19 @@ impl BusyTimeline {
                 }
             }
             total.record(time, &counts);
+        }
+        let mut times: Vec<f64> = parts.iter().flat_map(|part| part.idle_wanted_times.iter().copied()).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        for time in times {
+            let count = parts
+                .iter()
+                .map(|part| match part.idle_wanted_times.partition_point(|&point| point <= time) {
+                    0 => 0,
+                    index => part.idle_wanted[index - 1],
+                })
+                .sum();
+            total.record_idle_wanted(time, count);
         }
         total
     }
@@ -217,6 +269,10 @@ pub struct RunMetrics {
     pub makespan: f64,
     /// Busy GPU-seconds over available GPU-seconds in that span.
     pub utilization: f64,
+    /// GPU-seconds in that span during which GPUs stood idle while waiting jobs asked for them
+    /// ([`BusyTimeline::integrate_idle_wanted`]; absent from runs stored before it, read as 0).
+    #[serde(default)]
+    pub idle_while_waiting: f64,
     /// The same per GPU type, in the run's type order.
     pub utilization_per_type: Vec<f64>,
     /// Restarts summed over measured jobs.
@@ -281,6 +337,7 @@ pub fn summarize(
         avg_waiting_time: mean(measured.iter().filter(|job| job.finish.is_some()).map(|job| job.waiting_time)),
         makespan: span,
         utilization: ratio(busy.iter().sum(), total_gpus),
+        idle_while_waiting: if span > 0.0 { timeline.integrate_idle_wanted(start, end) } else { 0.0 },
         utilization_per_type: busy.iter().zip(gpus_per_type).map(|(busy, gpus)| ratio(*busy, *gpus)).collect(),
         restarts: measured.iter().map(|job| u64::from(job.restarts)).sum(),
         avg_bounded_slowdown: mean(measured.iter().filter_map(|job| job.bounded_slowdown())),

@@ -70,8 +70,15 @@ fn fifo_backfill_lets_small_jobs_pass() {
     // Strict: J0 runs; J1 does not fit and blocks J2. t=10: J1 runs to 11, then J2 to 12.
     // Backfill: J0 and J2 run; J2 ends at 1; J1 starts when J0 ends at 10 and ends at 11.
     let jobs = rigid(&[(0.0, 1, 10.0), (0.0, 2, 1.0), (0.0, 1, 1.0)]);
-    assert_eq!(jcts(&simulate("fifo", cluster("g=2", 2), &jobs)), vec![10.0, 11.0, 12.0]);
-    assert_eq!(jcts(&simulate("fifo[backfill=true]", cluster("g=2", 2), &jobs)), vec![10.0, 11.0, 1.0]);
+    let strict = simulate("fifo", cluster("g=2", 2), &jobs);
+    assert_eq!(jcts(&strict), vec![10.0, 11.0, 12.0]);
+    let backfill = simulate("fifo[backfill=true]", cluster("g=2", 2), &jobs);
+    assert_eq!(jcts(&backfill), vec![10.0, 11.0, 1.0]);
+    // Idle while waiting, min(idle GPUs, GPUs the waiting jobs ask for): strict FIFO leaves one
+    // GPU idle for 10 s while J1 and J2 (3 GPUs) wait, and none after; backfill only from 1 to
+    // 10, while J0 runs and J1 (2 GPUs) waits.
+    assert_eq!(strict.metrics.idle_while_waiting, 10.0);
+    assert_eq!(backfill.metrics.idle_while_waiting, 9.0);
 }
 
 #[test]

@@ -335,6 +335,10 @@ proptest! {
             prop_assert!((from_jobs - from_timeline).abs() < 1e-6 * from_jobs.max(1.0), "{per_type:?} vs {busy:?}");
         }
         prop_assert!(result.metrics.utilization <= 1.0 + 1e-9);
+        // GPUs idle while jobs wait are a part of the idle GPU-seconds.
+        let idle = (1.0 - result.metrics.utilization) * f64::from(cluster.total_gpus()) * result.metrics.makespan;
+        prop_assert!(result.metrics.idle_while_waiting >= 0.0);
+        prop_assert!(result.metrics.idle_while_waiting <= idle + 1e-6 * idle.max(1.0), "{} > {idle}", result.metrics.idle_while_waiting);
     }
 
     #[test]
