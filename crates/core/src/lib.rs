@@ -32,7 +32,7 @@ pub use datadir::{DataDir, DataError};
 pub use ids::{GpuTypeId, GpuTypeSet, JobId, NodeId};
 pub use job::{DEFAULT_PS_CPUS, JobSpec, TraceStatus};
 pub use params::{ParamDoc, ParamError, ParamReader, ParamSummary, PolicyParams};
-pub use policy::{Context, Knowledge, Policy, PolicyError, RunStart, SolverStats};
+pub use policy::{Context, Knowledge, Policy, PolicyError, PolicyReport, RunStart, SolverStats};
 pub use registry::{Made, Make, PolicyEntry, PolicyEnv, build_with, ready, recipe};
 pub use rounds::{Phase, RoundClock};
 pub use time::{Time, TotalF64};

@@ -117,6 +117,34 @@ impl SolverStats {
     }
 }
 
+/// What a policy says about a run beyond its decisions: named numbers (a share per job size,
+/// say) and named series over time, for reports. Deterministic, as the run is; never part of a
+/// run's metrics.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PolicyReport {
+    /// Named values, in the order the policy gives them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<(String, f64)>,
+    /// Named series of `(hours since the start of the run, value)` points, at most a few
+    /// hundred points each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl PolicyReport {
+    /// Whether the report says nothing.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.series.is_empty()
+    }
+
+    /// Adds another policy instance's report (runs split per virtual cluster), its names
+    /// prefixed with `part/`.
+    pub fn merge(&mut self, part: &str, other: &PolicyReport) {
+        self.values.extend(other.values.iter().map(|(name, value)| (format!("{part}/{name}"), *value)));
+        self.series.extend(other.series.iter().map(|(name, points)| (format!("{part}/{name}"), points.clone())));
+    }
+}
+
 /// A cluster scheduling policy.
 ///
 /// The engine calls [`Policy::schedule`] once per decision point (after all arrivals,
@@ -162,6 +190,12 @@ pub trait Policy: Send {
 
     /// Returns what the policy's solver did so far (`None` for policies without one).
     fn solver_stats(&self) -> Option<SolverStats> {
+        None
+    }
+
+    /// Returns what the policy reports of the run, asked once after [`Policy::end_run`]
+    /// (`None`, the default, for policies with nothing to say).
+    fn report(&self) -> Option<PolicyReport> {
         None
     }
 }

@@ -25,6 +25,7 @@ pub mod manifest;
 pub mod metric;
 pub mod plan;
 pub mod plots;
+pub mod policy_report;
 pub mod prepare;
 pub mod report;
 pub mod resolve;

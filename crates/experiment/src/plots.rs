@@ -316,6 +316,28 @@ fn figures(experiment: &Experiment, outcomes: &[RunOutcome], results_dir: &Path)
                 },
             ),
             PlotSpec::JobTimeline { job } => job_timeline(experiment, outcomes, *job, &at),
+            PlotSpec::PolicySeries { series } => {
+                let lines: Vec<(String, Vec<(f64, f64)>)> = first_point_runs(experiment, outcomes)
+                    .into_iter()
+                    .filter_map(|outcome| {
+                        let report = outcome.policy_report.as_ref()?;
+                        let (_, points) = report.series.iter().find(|(name, _)| name == series)?;
+                        Some((outcome.policy.clone(), points.clone()))
+                    })
+                    .collect();
+                let missing = if lines.is_empty() { " (no run reports it)" } else { "" };
+                Figure::single(
+                    format!("policy_series_{series}"),
+                    Chart {
+                        title: format!("{name}: {series} ({at}){missing}"),
+                        x_label: "time (hours)".into(),
+                        y_label: series.clone(),
+                        log_x: false,
+                        legend_above_lines: false,
+                        series: numbered(lines),
+                    },
+                )
+            }
             PlotSpec::MetricVsExperiments { name, metric, x_label, points } => {
                 metric_vs_experiments(experiment, outcomes, results_dir, (name, *metric, x_label, points))
             }

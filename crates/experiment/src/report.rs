@@ -237,6 +237,14 @@ pub fn write_all(
         readme.push_str(&format!("## {}\n\n{markdown}\n", table.name));
         tables.push((table.name.clone(), markdown));
     }
+    if let (Some(markdown), Some(csv)) =
+        (crate::policy_report::markdown(experiment, outcomes), crate::policy_report::csv(experiment, outcomes))
+    {
+        let name = crate::policy_report::NAME;
+        write(&mut files, format!("{name}.csv"), &csv)?;
+        write(&mut files, format!("{name}.md"), markdown.as_bytes())?;
+        readme.push_str(&format!("## {name}\n\n{markdown}\n"));
+    }
     let claims = evaluate(experiment, outcomes);
     if !report.claims.is_empty() {
         let markdown = crate::claims::markdown(&claims);
@@ -262,7 +270,12 @@ pub fn write_all(
             .iter()
             .map(|result| html::HtmlClaim { cells: crate::claims::cells(result), verdict: result.verdict.clone() })
             .collect(),
-        tables: report.tables.iter().map(|table| table_html(experiment, table, outcomes)).collect(),
+        tables: report
+            .tables
+            .iter()
+            .map(|table| table_html(experiment, table, outcomes))
+            .chain(crate::policy_report::html(experiment, outcomes))
+            .collect(),
         plots,
         spec_text: &experiment.source.text,
         spec_origin: &experiment.source.origin,

@@ -467,8 +467,10 @@ fn resolve_report(
             PlotSpec::MetricVsExperiments { name, metric, points, .. } => {
                 let fail = |message: String| fail("metric_vs_experiments", format!("plot '{name}': {message}"));
                 check_safe_name("plot", name).map_err(&fail)?;
-                if !Metric::per_run().any(|known| known == *metric) {
-                    return Err(fail(format!("{metric} is not a per-run metric (a column of runs.csv)")));
+                if !Metric::runs_csv_columns().any(|known| known == *metric) {
+                    return Err(fail(format!(
+                        "{metric} is not a column of runs.csv, where the other experiments' values are read"
+                    )));
                 }
                 if points.is_empty() {
                     return Err(fail("points: expected at least one experiment".into()));
@@ -482,6 +484,10 @@ fn resolve_report(
                         return Err(fail(format!("experiment '{}' is listed twice", point.experiment)));
                     }
                 }
+            }
+            PlotSpec::PolicySeries { series } => {
+                check_safe_name("series", series)
+                    .map_err(|message| fail("policy_series", format!("plot: {message}")))?;
             }
             _ => {}
         }

@@ -689,6 +689,7 @@ fn run_one(
             solver.get_or_insert_with(Default::default).merge(&stats);
         }
     };
+    let mut policy_report: Option<schedlab_core::PolicyReport> = None;
     let mut allocations: Vec<JobTimeline> = Vec::new();
     let (records, timeline, mut metrics, events, decisions) = match &workload.groups {
         None => {
@@ -702,6 +703,7 @@ fn run_one(
             .map_err(|error| fail(error.to_string()))?;
             let (events, decisions) = (result.metrics.events, result.metrics.decisions);
             add_solver(result.solver);
+            policy_report = result.policy_report;
             allocations = result.allocations;
             (result.jobs, result.timeline, Some(result.metrics), events, decisions)
         }
@@ -721,6 +723,9 @@ fn run_one(
                 events += result.metrics.events;
                 decisions += result.metrics.decisions;
                 add_solver(result.solver);
+                if let Some(report) = &result.policy_report {
+                    policy_report.get_or_insert_with(Default::default).merge(&group.name, report);
+                }
                 allocations.extend(
                     result
                         .allocations
@@ -766,6 +771,7 @@ fn run_one(
         busy: downsample(&timeline, 1000),
         wall_time_s: started.elapsed().as_secs_f64(),
         solver,
+        policy_report,
         allocations,
     })
 }

@@ -368,6 +368,13 @@ pub enum PlotSpec {
         /// The experiments (this one by its own name) and their x values.
         points: Vec<ExperimentPoint>,
     },
+    /// A series a policy reports of its runs over time (Hadar's `log10_u_over_l`, say), one
+    /// line per policy that reports it (first seed, first sweep point); the file is
+    /// `policy_series_<series>`.
+    PolicySeries {
+        /// The series' name, as the policy reports it.
+        series: String,
+    },
 }
 
 /// One experiment's place on a [`PlotSpec::MetricVsExperiments`] plot.

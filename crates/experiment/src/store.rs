@@ -36,6 +36,10 @@ pub struct RunOutcome {
     /// What the policy's LP solver did (manifest only: timings are not deterministic).
     #[serde(default)]
     pub solver: Option<schedlab_core::SolverStats>,
+    /// What the policy reported of the run ([`schedlab_core::Policy::report`]; absent when
+    /// nothing): reports and plots only, never a metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_report: Option<schedlab_core::PolicyReport>,
     /// Allocations over time of the jobs `job_timeline` plots show (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allocations: Vec<schedlab_sim::JobTimeline>,
@@ -155,6 +159,7 @@ mod tests {
             busy: Vec::new(),
             wall_time_s: 0.0,
             solver: None,
+            policy_report: None,
             allocations: Vec::new(),
         };
         store.save(&outcome).unwrap();

@@ -31,7 +31,12 @@ fn a_plot_across_experiments_is_checked_with_the_spec() {
         ("name: jct_vs_x", "name: ../x", &["plot '../x'", "expected a file name"][..]),
         ("experiment: small-c", "experiment: /tmp/x", &["experiment '/tmp/x'"]),
         ("experiment: small-c", "experiment: small-a", &["experiment 'small-a' is listed twice"]),
-        ("metric: avg_jct_hours, x_label", "metric: ftf_rho, x_label", &["ftf_rho is not a per-run metric"]),
+        ("metric: avg_jct_hours, x_label", "metric: ftf_rho, x_label", &["ftf_rho is not a column of runs.csv"]),
+        (
+            "metric: avg_jct_hours, x_label",
+            "metric: idle_while_waiting_gpu_hours, x_label",
+            &["idle_while_waiting_gpu_hours is not a column of runs.csv"],
+        ),
         ("x: 3}", "x: .inf}", &["x must be a finite number"]),
     ];
     for (from, to, expected) in cases {

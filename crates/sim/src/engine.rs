@@ -5,7 +5,7 @@ use crate::{MeasurementWindow, SimConfig, SimError};
 use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
     Allocation, BatchConfig, ClusterSpec, ClusterView, Context, CpuDemand, Decision, GpuTypeSet, JobId, JobSpec,
-    JobView, JobsView, Knowledge, OracleInfo, Policy, RunStart, SolverStats, Time,
+    JobView, JobsView, Knowledge, OracleInfo, Policy, PolicyReport, RunStart, SolverStats, Time,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -29,6 +29,8 @@ pub struct RunResult {
     pub wall_time: Duration,
     /// What the policy's solver did, if it has one (timings are not deterministic).
     pub solver: Option<SolverStats>,
+    /// What the policy reported of the run ([`Policy::report`]), if anything.
+    pub policy_report: Option<PolicyReport>,
     /// The allocations over time of the jobs in [`SimConfig::trace_jobs`], in that order.
     pub allocations: Vec<JobTimeline>,
 }
@@ -1440,6 +1442,7 @@ impl Engine<'_> {
             timeline: self.timeline,
             wall_time: started.elapsed(),
             solver: self.policy.solver_stats(),
+            policy_report: self.policy.report().filter(|report| !report.is_empty()),
             allocations: self.traced,
         }
     }

@@ -15,6 +15,7 @@
 
 mod policy;
 mod pricing;
+mod report;
 mod subroutine;
 
 pub use policy::{Hadar, HadarConfig};

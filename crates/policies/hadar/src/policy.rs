@@ -1,13 +1,14 @@
 //! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
 
 use crate::pricing::PriceFunction;
+use crate::report::{Diagnostics, Waiting, fits, free_per_type};
 use crate::subroutine::{
     GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
 };
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,
-    Phase, Policy, PolicyEnv, PolicyError, PolicyParams, RoundClock, build_with,
+    Phase, Policy, PolicyEnv, PolicyError, PolicyParams, PolicyReport, RoundClock, build_with,
 };
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::sync::Arc;
@@ -28,6 +29,8 @@ pub struct Hadar {
     forking: bool,
     max_copies: usize,
     utility: Utility,
+    /// With `utility_weight=gpus`, a job's utility is its weight times its GPUs.
+    weight_by_gpus: bool,
     low_factor: f64,
     high_factor: f64,
     gang_price: GangPrice,
@@ -41,6 +44,8 @@ pub struct Hadar {
     seen_range: Option<(f64, f64)>,
     /// Per-worker rates per cluster GPU type, by (job type, workers, feasible types' mask).
     rows: BTreeMap<(Arc<str>, u32, u64), Arc<[f64]>>,
+    /// What the run's report says ([`Policy::report`]); no decision reads it.
+    diagnostics: Diagnostics,
 }
 
 /// Where the price range `[L, U]` comes from. The papers do not say.
@@ -154,12 +159,13 @@ impl Hadar {
     /// data directory, default `gavel/simulation_throughputs.json`), `round` (seconds, 360),
     /// `progress` (`sum` or `bottleneck`: how a job spread over types progresses; match the
     /// experiment's `perf.throughputs.mixed_types`), `task_level` (`true`; `false` gives each
-    /// job one GPU type, as Gavel does), `utility_exponent` (1), `low_factor` (0.5) and
+    /// job one GPU type, as Gavel does), `utility_exponent` (1), `utility_weight` (`job`: the
+    /// job's weight; `gpus`: its weight times its GPUs, a size-weighted utility), `low_factor` (0.5) and
     /// `high_factor` (1), which set the price range `L = low_factor x` the lowest and
     /// `U = high_factor x` the highest utility per GPU-round among active jobs, and
     /// `idle_until_round` (`false`: jobs may start on free GPUs between rounds), `gang_price`
-    /// (`marginal`: each further GPU of a job on a node at the price its earlier GPUs raise;
-    /// `current`: every GPU at the node's price before the job is placed), `price_scope`
+    /// (`current`: every GPU at the node's price before the job is placed; `marginal`: each
+    /// further GPU of a job on a node at the price its earlier GPUs raise), `price_scope`
     /// (`node`: each node's utilisation sets its price; `type`: each GPU type's), `bounds`
     /// (`adaptive`: L and U from the active jobs at each decision; `fixed`: from every job's
     /// utility per GPU-round when first seen, a range that only widens, L still following the
@@ -177,10 +183,11 @@ impl Hadar {
         };
         let task_level = reader.bool("task_level", true)?;
         let exponent = reader.positive_f64("utility_exponent", 1.0)?;
+        let weight_by_gpus = reader.choice("utility_weight", "job", &["job", "gpus"])? == "gpus";
         let low_factor = reader.positive_f64("low_factor", 0.5)?;
         let high_factor = reader.positive_f64("high_factor", 1.0)?;
         let idle_until_round = reader.bool("idle_until_round", false)?;
-        let gang_price = match reader.choice("gang_price", "marginal", &["marginal", "current"])? {
+        let gang_price = match reader.choice("gang_price", "current", &["current", "marginal"])? {
             "marginal" => GangPrice::Marginal,
             _ => GangPrice::Current,
         };
@@ -214,6 +221,7 @@ impl Hadar {
             forking,
             max_copies: if max_copies == 0 { usize::MAX } else { max_copies },
             utility: Utility { exponent },
+            weight_by_gpus,
             low_factor,
             high_factor,
             gang_price,
@@ -223,6 +231,7 @@ impl Hadar {
             seen: BTreeSet::new(),
             seen_range: None,
             rows: BTreeMap::new(),
+            diagnostics: Diagnostics::default(),
         }))
     }
 
@@ -277,7 +286,10 @@ impl Hadar {
         let age = context.now - job.arrival;
         let best = rates.iter().copied().fold(0.0, f64::max) * f64::from(job.gpus);
         let duration = remaining / best;
-        let utility = self.utility.value(job.weight, oracle.isolated_duration, age + duration);
+        // With `utility_weight=gpus` a job's utility scales with its GPUs, so that its utility
+        // per GPU-round does not fall with its size.
+        let weight = if self.weight_by_gpus { job.weight * f64::from(job.gpus) } else { job.weight };
+        let utility = self.utility.value(weight, oracle.isolated_duration, age + duration);
         let fastest_rounds = rounds(duration, self.clock.length());
         let density = utility / (f64::from(job.gpus) * fastest_rounds);
         if self.bounds == Bounds::Fixed && self.seen.insert(job.id) {
@@ -292,7 +304,7 @@ impl Hadar {
             remaining,
             age,
             ideal_duration: oracle.isolated_duration,
-            weight: job.weight,
+            weight,
             current: current.unwrap_or_default(),
             utility,
             fastest_rounds,
@@ -467,6 +479,7 @@ impl Hadar {
         let active: Vec<&JobView> = context.jobs.active().collect();
         let jobs: Vec<Prepared> = active.iter().map(|job| self.prepare(job, context)).collect::<Result<_, _>>()?;
         let prices = self.price_function(&jobs);
+        self.diagnostics.round(context.now, prices.low(), prices.high());
         let mut market = self.market(context, prices, false);
         let chosen = self.greedy(&jobs, &mut market);
         let mut desired: Vec<(JobId, Allocation)> = Vec::new();
@@ -487,6 +500,15 @@ impl Hadar {
                 }
             }
         }
+        // Jobs left waiting: Hadar gave them no schedule, nor HadarE a copy.
+        let free = free_per_type(&market);
+        let mut placed: BTreeSet<JobId> = desired.iter().map(|(id, _)| *id).collect();
+        for job in &jobs {
+            if !placed.remove(&job.id) {
+                let priced_out = fits(&free, &job.rates, job.workers, self.task_level);
+                self.diagnostics.wait(Waiting { gpus: job.workers, priced_out });
+            }
+        }
         let running = context.jobs.running().map(|job| (job.id, job.allocation.as_ref().expect("running")));
         Ok(Decision::reconcile(running, desired, self.clock.next()))
     }
@@ -496,6 +518,7 @@ impl Hadar {
     fn fill_decision(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
         let none = Decision { next_tick: self.clock.next(), ..Decision::none() };
         if context.cluster.total_free() == 0 || context.jobs.n_queued() == 0 {
+            self.wait_for_room(context);
             return Ok(none);
         }
         let active: Vec<&JobView> = context.jobs.active().collect();
@@ -504,12 +527,27 @@ impl Hadar {
         let waiting: Vec<Prepared> = jobs.into_iter().filter(|job| job.current.is_empty()).collect();
         let mut market = self.market(context, prices, true);
         let chosen = self.greedy(&waiting, &mut market);
+        let free = free_per_type(&market);
+        for (job, schedule) in waiting.iter().zip(&chosen) {
+            if schedule.is_none() {
+                let priced_out = fits(&free, &job.rates, job.workers, self.task_level);
+                self.diagnostics.wait(Waiting { gpus: job.workers, priced_out });
+            }
+        }
         let start = waiting
             .iter()
             .zip(chosen)
             .filter_map(|(job, schedule)| schedule.map(|schedule| (job.id, Allocation::new(schedule.parts))))
             .collect();
         Ok(Decision { start, ..none })
+    }
+
+    /// Records every waiting job as waiting for room (no decision considered it: between
+    /// rounds with no GPU free, or with `idle_until_round` until the next round).
+    fn wait_for_room(&mut self, context: &Context<'_>) {
+        for job in context.jobs.queued() {
+            self.diagnostics.wait(Waiting { gpus: job.gpus, priced_out: false });
+        }
     }
 }
 
@@ -523,15 +561,23 @@ impl Policy for Hadar {
     }
 
     fn schedule(&mut self, context: &Context<'_>) -> Result<Decision, PolicyError> {
+        self.diagnostics.advance(context.now);
         if context.jobs.n_active() == 0 {
             self.clock.stop();
             return Ok(Decision::none());
         }
         match self.clock.phase(context.now) {
             Phase::Round => self.round_decision(context),
-            Phase::Wait => Ok(Decision { next_tick: self.clock.next(), ..Decision::none() }),
+            Phase::Wait => {
+                self.wait_for_room(context);
+                Ok(Decision { next_tick: self.clock.next(), ..Decision::none() })
+            }
             Phase::Fill => self.fill_decision(context),
         }
+    }
+
+    fn report(&self) -> Option<PolicyReport> {
+        Some(self.diagnostics.report())
     }
 }
 

@@ -93,10 +93,10 @@ pub struct Market {
 pub enum GangPrice {
     /// Each GPU at the price the node would have with the job's earlier GPUs there taken: the
     /// price rises along the job's own GPUs, as if each were a separate arrival.
-    #[default]
     Marginal,
     /// Every GPU at the node's price before the job is placed (the job's own GPUs do not raise
-    /// the price it pays; later jobs see them).
+    /// the price it pays; later jobs see them). Hadar's default.
+    #[default]
     Current,
 }
 
@@ -135,7 +135,7 @@ impl Market {
             capacity,
             ends,
             prices,
-            gang_price: GangPrice::Marginal,
+            gang_price: GangPrice::default(),
             price_scope: PriceScope::Node,
             type_ends: Vec::new(),
             type_steps: Vec::new(),
@@ -249,7 +249,9 @@ impl Market {
             if worker_rates[gpu_type] <= 0.0 {
                 continue;
             }
-            for &node in nodes {
+            // Priced by type, every node of the type costs the same.
+            let priced = if self.price_scope == PriceScope::Type { &nodes[..nodes.len().min(1)] } else { nodes };
+            for &node in priced {
                 let cost = self.gpu_cost(node, 0, rounds);
                 cheapest = Some(cheapest.map_or(cost, |known| known.min(cost)));
             }
@@ -471,11 +473,18 @@ pub fn best_schedule_with(
         if rate <= 0.0 {
             continue;
         }
-        // Where the previous node's prices start.
+        // Where the previous node's prices start. Priced by type, every node of the type has
+        // the same prices (a GPU's price then depends on the type and the job's GPUs before it on
+        // the node only): the type's nodes share one list, long enough for the largest limit.
+        let by_type = market.price_scope == PriceScope::Type;
         let mut previous: Option<usize> = None;
+        if by_type {
+            prices.resize(prices.len() + job.workers as usize, f64::NAN);
+            previous = Some(prices.len() - job.workers as usize);
+        }
         for &node in nodes {
             let limit = market.free(node).min(job.workers);
-            let shared = previous.filter(|_| market.same_as_previous[node]);
+            let shared = previous.filter(|_| by_type || market.same_as_previous[node]);
             let at = shared.unwrap_or_else(|| {
                 prices.resize(prices.len() + limit as usize, f64::NAN);
                 prices.len() - limit as usize
@@ -663,13 +672,17 @@ fn schedule_terms(
 mod tests {
     use super::*;
 
+    /// A market pricing a job's own GPUs marginally, where the rising steps show (the
+    /// policy's default, [`GangPrice::Current`], is checked in its own test).
     fn market(nodes: &[(usize, u32)], low: f64, high: f64) -> Market {
-        Market::idle(
+        let mut market = Market::idle(
             nodes.iter().map(|node| node.0).collect(),
             nodes.iter().map(|node| node.1).collect(),
             PriceFunction::new(low, high),
             100.0,
-        )
+        );
+        market.gang_price = GangPrice::Marginal;
+        market
     }
 
     #[test]

@@ -263,7 +263,7 @@ fn jobs_of_one_model_pinned_to_different_types_get_their_own_rates() {
 #[test]
 fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedule() {
     // 40 jobs of 1 or 2 workers (the table measures gangs of 1 and 2) arriving faster than the cluster drains them, so prices
-    // bind: `gang_price=current`, `bounds=fixed` and `price_scope=type` each give another schedule than the
+    // bind: `gang_price=marginal`, `bounds=fixed` and `price_scope=type` each give another schedule than the
     // defaults, and each run repeats bit for bit with every job finished.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = move || {
@@ -284,8 +284,14 @@ fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedu
     let run =
         |params: &str, test: &str| simulate(hadar(test, params, false), cluster(&nodes), &jobs, MixedTypes::Sum).0;
     let default = run("", "open-default");
-    let choices =
-        ["gang_price=current", "bounds=fixed", "price_scope=type", "gang_price=current,bounds=fixed", "prices=flat"];
+    let choices = [
+        "gang_price=marginal",
+        "bounds=fixed",
+        "price_scope=type",
+        "gang_price=marginal,bounds=fixed",
+        "prices=flat",
+        "utility_weight=gpus",
+    ];
     for (case, params) in choices.iter().enumerate() {
         let first = run(params, &format!("open{case}a"));
         let second = run(params, &format!("open{case}b"));
@@ -295,6 +301,8 @@ fn each_open_pricing_choice_keeps_every_invariant_repeats_and_changes_the_schedu
     }
     let error = hadar_error("gang_price=average");
     assert!(error.contains("gang_price") && error.contains("marginal"), "{error}");
+    let error = hadar_error("utility_weight=size");
+    assert!(error.contains("utility_weight") && error.contains("gpus"), "{error}");
     let error = hadar_error("prices=linear");
     assert!(error.contains("prices") && error.contains("exponential"), "{error}");
     let error = hadar_error("price_scope=cluster");
