@@ -81,8 +81,8 @@ pub fn run_top_of_order(
             }
         }
     }
-    let mut plan = context.cluster.clone();
-    let mut preempt = Vec::new();
+    let candidates = order[..selected_end].iter().zip(&selected[..selected_end]);
+    let mut preempted: Vec<&JobView> = Vec::new();
     // `order` holds each active job at most once, so the walk may stop at its last running job.
     let mut running_left = context.jobs.n_running();
     for (job, selected) in order.iter().zip(&selected) {
@@ -94,13 +94,20 @@ pub fn run_top_of_order(
         }
         running_left -= 1;
         if !selected {
-            let allocation = job.allocation.as_ref().expect("a running job has an allocation");
-            plan.release(allocation, job.cpu_demand());
-            preempt.push(job.id);
+            preempted.push(job);
         }
     }
+    let preempt: Vec<JobId> = preempted.iter().map(|job| job.id).collect();
+    // Nothing to start: no plan of the cluster is needed (most of a slicing policy's ticks).
+    if !candidates.clone().any(|(job, selected)| !job.is_running() && *selected) {
+        return Decision { preempt, next_tick, ..Decision::none() };
+    }
+    let mut plan = context.cluster.clone();
+    for job in &preempted {
+        let allocation = job.allocation.as_ref().expect("a running job has an allocation");
+        plan.release(allocation, job.cpu_demand());
+    }
     let mut start = Vec::new();
-    let candidates = order[..selected_end].iter().zip(&selected[..selected_end]);
     for (job, _) in candidates.filter(|(job, selected)| !job.is_running() && **selected) {
         if let Some(allocation) = placer.place_job(&plan, job) {
             plan.take(&allocation, job.cpu_demand()).expect("the placer only returns free resources");

@@ -2,11 +2,11 @@
 
 use crate::common::{KeptOrder, all_waiting_fit, run_top_of_order, start_in_order};
 use schedlab_cluster::Placer;
-use schedlab_core::{Context, Decision, JobId, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
+use schedlab_core::{Context, Decision, JobView, ParamError, ParamReader, Policy, PolicyError, RunStart, Time};
 
 /// Gandiva-style time slicing (Xiao et al., OSDI'18): when jobs outnumber GPUs, every
-/// `quantum` seconds the jobs that have waited longest since they last ran replace the jobs
-/// that have run longest since they last started (round robin). When everything fits,
+/// `quantum` seconds the jobs whose quantum ended go to the back of the queue and the jobs that
+/// have waited longest since they last ran take their GPUs (round robin). When everything fits,
 /// everything runs. Gandiva's packing, migration and grow-shrink are not modelled here.
 #[derive(Clone, Debug)]
 pub struct Gandiva {
@@ -55,23 +55,34 @@ impl Policy for Gandiva {
         // A running job's key is when it started; a waiting job's key is when it stopped (or
         // arrived). Earlier keys go first, and on equal keys waiting jobs go before running ones.
         let order = self.order.update(context, slice_key);
-        // Do not slice within a quantum: a job that started less than a quantum ago keeps its
-        // GPUs unless this is the tick that ends its quantum. A running job's key holds its start.
+        // Round robin, in one pass over the slicing order: the running jobs within their quantum
+        // first (a job keeps its GPUs until the tick that ends its quantum; a running job's key
+        // holds its start), then every waiting job, then the running jobs whose quantum has
+        // ended, which go to the back of the queue (by when they started, so they take their
+        // next turns in the same order).
         let quantum = self.quantum;
-        let started_recently = |&((since, running), _): &((Time, bool), JobId)| running && now - since < quantum - 1e-9;
-        // Wake up when the earliest running job's quantum ends.
-        let next_tick = order
-            .iter()
-            .filter(|entry| started_recently(entry))
-            .map(|&((start, _), _)| start + quantum)
-            .filter(|end| *end > now)
-            .min()
-            .unwrap_or(now + quantum);
-        let job = |&(_, id): &((Time, bool), JobId)| context.jobs.get(id).expect("an active job");
-        // The jobs within their quantum first, then the slicing order.
         let mut ranked: Vec<&JobView> = Vec::with_capacity(order.len());
-        ranked.extend(order.iter().filter(|entry| started_recently(entry)).map(job));
-        ranked.extend(order.iter().filter(|entry| !started_recently(entry)).map(job));
+        let mut waiting: Vec<&JobView> = Vec::new();
+        let mut ended: Vec<&JobView> = Vec::new();
+        // Wake up when the earliest quantum of a running job ends.
+        let mut next_tick: Option<Time> = None;
+        for &((since, running), id) in order {
+            let job = context.jobs.get(id).expect("an active job");
+            if !running {
+                waiting.push(job);
+            } else if now - since < quantum - 1e-9 {
+                ranked.push(job);
+                let end = since + quantum;
+                if end > now && next_tick.is_none_or(|tick| end < tick) {
+                    next_tick = Some(end);
+                }
+            } else {
+                ended.push(job);
+            }
+        }
+        ranked.extend(waiting);
+        ranked.extend(ended);
+        let next_tick = next_tick.unwrap_or(now + quantum);
         Ok(run_top_of_order(context, &self.placer, &ranked, Some(next_tick)))
     }
 }
