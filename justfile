@@ -32,10 +32,10 @@ bench:
     cargo bench -p schedlab-policies-rltune --bench decision
     cargo bench -p schedlab-policies-rltune --features highs,cbc --bench milp
 
-# Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite (a release
-# build, as `cargo schedlab`, so the two share one build).
+# Scaffold crates/policies/NAME, register it in the zoo and add it to the quickstart suite (the small
+# scaffolding binary builds in seconds, so the tool is built once, after the crate exists).
 new-policy NAME:
-    cargo run --release --quiet -p schedlab-cli -- new-policy {{NAME}}
+    cargo run --quiet -p schedlab-scaffold -- {{NAME}}
 
 # One simulation; pass flags through, e.g. `just simulate -p las --perf gavel`.
 simulate *ARGS:

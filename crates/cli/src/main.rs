@@ -5,7 +5,6 @@ mod bench;
 mod data;
 mod flags;
 mod list;
-mod new_policy;
 mod run;
 mod simulate;
 mod slurm;
@@ -26,7 +25,10 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::bench(&args),
         Command::List { what, json } => list::list(what, json),
         Command::Simulate(args) => simulate::simulate(&args),
-        Command::NewPolicy { name, root } => new_policy::new_policy(&name, &root),
+        Command::NewPolicy { name, root } => {
+            let registered = |name: &str| schedlab_zoo::find(name).map(|entry| entry.description.to_string());
+            schedlab_scaffold::new_policy(&name, &root, &registered)
+        }
         Command::Data { command: DataCommand::Fetch { only, dest, sources } } => data::fetch(&only, dest, sources),
         Command::Data { command: DataCommand::Verify { dir } } => data::verify(dir),
         Command::Trace { command: TraceCommand::Stats { format, path, json } } => trace::stats(format, &path, json),

@@ -640,3 +640,16 @@ fn every_training_spec_shipped_beside_weights_passes_check() {
         assert!(output.status.success(), "{}: {}", spec.display(), text(&output).1);
     }
 }
+
+#[test]
+fn new_policy_refuses_a_registered_name_with_what_the_zoo_says_of_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let output = schedlab().args(["new-policy", "las", "--root"]).arg(&root).output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("policy name 'las' is already registered (") && stderr.contains("choose another name"),
+        "{stderr}"
+    );
+    assert!(!root.join("crates/policies/las").exists());
+}

@@ -1,5 +1,6 @@
-//! `schedlab new-policy NAME`: scaffolds `crates/policies/NAME` with a working placeholder
-//! policy and registers it: one line in the workspace's `[workspace.dependencies]`, one
+//! Scaffolding a policy crate (`schedlab new-policy NAME`, or the `schedlab-new-policy`
+//! binary of this crate, which builds in seconds): writes `crates/policies/NAME` with a working
+//! placeholder policy and registers it: one line in the workspace's `[workspace.dependencies]`, one
 //! dependency line in the zoo's `Cargo.toml` (`.workspace = true`, as its neighbours), one line
 //! in the zoo's `CRATES`, and a place in `experiments/quickstart.yaml`. Every edit is checked before
 //! anything is written, so a moved anchor is an error naming the file, never a silent no-op.
@@ -29,7 +30,7 @@ struct Names {
     type_name: String,
 }
 
-fn names(name: &str) -> Result<Names> {
+fn names(name: &str, registered: &dyn Fn(&str) -> Option<String>) -> Result<Names> {
     let parts: Vec<&str> = name.split('-').collect();
     let valid = name.len() <= 40
         && name.starts_with(|c: char| c.is_ascii_lowercase())
@@ -53,8 +54,8 @@ fn names(name: &str) -> Result<Names> {
     if type_name == "Self" {
         bail!("policy name '{name}': its type name would be `Self`, a Rust keyword; choose another name");
     }
-    if let Some(entry) = schedlab_zoo::find(name) {
-        bail!("policy name '{name}' is already registered ({}); choose another name", entry.description);
+    if let Some(known) = registered(name) {
+        bail!("policy name '{name}' is already registered ({known}); choose another name");
     }
     Ok(Names {
         policy: name.to_string(),
@@ -126,14 +127,37 @@ fn add_to_quickstart(text: &str, name: &str, file: &Path) -> Result<String> {
     Ok(lines.join("\n") + "\n")
 }
 
+/// Where a policy crate's registry (`src/lib.rs` or `src/registry.rs` under `root/crates/policies`)
+/// names `name` as a string literal (`name: "fifo"`, or a macro's `gavel!("gavel-las", ...)`),
+/// as `file:line`. Without the zoo compiled in, this is how the small binary refuses a taken
+/// name; the zoo's tests refuse two policies of one name in any case.
+pub fn registered_in_sources(root: &Path, name: &str) -> Option<String> {
+    let literal = format!("\"{name}\"");
+    let crates = std::fs::read_dir(root.join("crates/policies")).ok()?;
+    let mut dirs: Vec<PathBuf> = crates.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect();
+    dirs.sort();
+    for dir in dirs {
+        for file in ["src/lib.rs", "src/registry.rs"] {
+            let path = dir.join(file);
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            if let Some(line) = text.lines().position(|line| line.contains(&literal)) {
+                return Some(format!("named in {}:{}", path.display(), line + 1));
+            }
+        }
+    }
+    None
+}
+
 fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path)
         .with_context(|| format!("cannot read {} (is --root the workspace root?)", path.display()))
 }
 
-/// `schedlab new-policy NAME --root ROOT`.
-pub fn new_policy(name: &str, root: &Path) -> Result<()> {
-    let names = names(name)?;
+/// Scaffolds and registers the policy `name` in the workspace at `root`. `registered` says
+/// whether a policy of that name exists already, and what it is (the tool asks the zoo; the
+/// small binary reads the policy crates' registries, [`registered_in_sources`]).
+pub fn new_policy(name: &str, root: &Path, registered: &dyn Fn(&str) -> Option<String>) -> Result<()> {
+    let names = names(name, registered)?;
     let dir = root.join("crates/policies").join(name);
     if dir.exists() {
         bail!("{} already exists", dir.display());
@@ -312,18 +336,33 @@ mod tests {{
 mod tests {
     use super::*;
 
+    /// The workspace root (this crate is `crates/scaffold`).
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
     #[test]
     fn names_are_validated_and_derived() {
-        let derived = names("my-policy2").unwrap();
+        let registered = |name: &str| registered_in_sources(&root(), name);
+        let derived = names("my-policy2", &registered).unwrap();
         assert_eq!(
             (derived.package.as_str(), derived.ident.as_str(), derived.type_name.as_str()),
             ("schedlab-policies-my-policy2", "schedlab_policies_my_policy2", "MyPolicy2")
         );
         for bad in ["", "My", "2fast", "a--b", "a-", "-a", "a_b", "a b", "self", &"x".repeat(41)] {
-            assert!(names(bad).is_err(), "{bad:?} should be refused");
+            assert!(names(bad, &registered).is_err(), "{bad:?} should be refused");
         }
-        let taken = names("las").unwrap_err().to_string();
-        assert!(taken.contains("already registered"), "{taken}");
+        let taken = names("las", &registered).unwrap_err().to_string();
+        assert!(taken.contains("already registered") && taken.contains("basic/src/lib.rs:"), "{taken}");
+    }
+
+    #[test]
+    fn the_sources_name_every_registered_policy_family() {
+        // A plain entry, a macro's entry and a registry module's entry.
+        for name in ["fifo", "gavel-las-agnostic", "hadare", "rltune-sjf"] {
+            assert!(registered_in_sources(&root(), name).is_some(), "{name}");
+        }
+        assert_eq!(registered_in_sources(&root(), "largest-first"), None);
     }
 
     #[test]
