@@ -9,7 +9,7 @@ A quoted block is written as
     <!-- end generated -->
 
 Run from the repository's root after `cargo reproduce NAME`: `scripts/docs/sync.py` rewrites
-every such block in README.md and crates/**/README.md (`--check` only reports blocks that
+every such block in README.md, docs/*.md and crates/**/README.md (`--check` only reports blocks that
 differ and exits 1; `cargo test` checks the same in crates/cli/tests/docs.rs).
 """
 import pathlib
@@ -24,6 +24,7 @@ BLOCK = re.compile(
 
 def documents(root):
     yield root / "README.md"
+    yield from sorted(root.glob("docs/*.md"))
     yield from sorted(root.glob("crates/**/README.md"))
 
 

@@ -22,7 +22,7 @@ pub fn list(what: ListWhat, json: bool) -> Result<()> {
     }
 }
 
-/// Every metric with its unit and definition: a Markdown table (the README's glossary is this
+/// Every metric with its unit and definition: a Markdown table (docs/spec.md's glossary is this
 /// output), or JSON.
 pub fn metrics(json: bool) -> Result<()> {
     use schedlab_experiment::metric::Metric;
