@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Solves Gavel's heterogeneity-agnostic max-min fairness LP with Gavel's own policy code and
 compares the interior points ECOS (Gavel's solver) and Clarabel return with schedlab's spread
-(`spread_over_types` in crates/policies/gavel/src/allocation.rs), with a simplex vertex, and
+(`spread_over_types` in crates/policies/gavel/src/allocation/mod.rs), with a simplex vertex, and
 with schedlab's `maxmin-ipm` on schedlab's formulation of the same LP (through
 `cargo run --release -p schedlab-solver --example max_min_ratio`; run from the repository root).
 

@@ -11,14 +11,14 @@
 //! jobs and 0.15 s at 2048; makespan 0.05 s and 0.47 s. Makespan rows carry each job's
 //! remaining steps, so no two rows merge there.
 //!
-//! `makespan_packed` times the per-job space-sharing LP (`per_job_packing`) on the `zoo`
+//! `makespan_packed` times the per-job space-sharing LP (`allocation::packing::per_job`) on the `zoo`
 //! instances, with co-located rates for every pair of templates of the same scale factor.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use schedlab_policies_gavel::allocation::packing::per_job::makespan_packed;
 use schedlab_policies_gavel::allocation::{AllocationInput, PackingInput, makespan, max_min_fairness};
-use schedlab_policies_gavel::per_job_packing::makespan_packed;
 use schedlab_solver::Backend;
 
 /// V100 > P100 > K80 throughputs drawn around Gavel's measured ratios.

@@ -1,14 +1,14 @@
 //! Gavel's objectives behind one trait: each turns the active jobs into time fractions per
 //! GPU type (and per sharing pair), which the round mechanism in `policy.rs` then follows. The
-//! LPs themselves are in `allocation.rs` and `per_job_packing.rs`.
+//! LPs themselves are in `allocation/`.
 
+use crate::allocation::packing::per_job::{finish_time_fairness_packed, makespan_packed, max_throughput_packed_slos};
 use crate::allocation::{
     AllocationInput, FtfIteration, FtfReference, Normalisation, PackingInput, PairRows, finish_time_fairness, makespan,
     max_min_fairness_normalised, max_min_fairness_packed, max_throughput, max_throughput_packed,
 };
 use crate::fifo::{fifo_allocation, fifo_pack};
 use crate::gandiva::gandiva_allocation;
-use crate::per_job_packing::{finish_time_fairness_packed, makespan_packed, max_throughput_packed_slos};
 use crate::policy::GavelKind;
 use rand::SeedableRng;
 use schedlab_core::{ClusterView, JobId, JobView, ParamError, ParamReader, PolicyError, Time};

@@ -422,7 +422,7 @@ pub fn finish_time_fairness_packed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::allocation::tests::{identical_triple, one_gpu_pair};
+    use crate::allocation::packing::classes::tests::{identical_triple, one_gpu_pair};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-6
