@@ -2,6 +2,10 @@
 
 use crate::metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics, summarize};
 use crate::{MeasurementWindow, SimConfig, SimError};
+use watchdog::ProgressWatchdog;
+
+mod invariants;
+mod watchdog;
 use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
 use schedlab_core::{
     Allocation, BatchConfig, ClusterSpec, ClusterView, Context, CpuDemand, Decision, GpuTypeSet, JobId, JobSpec,
@@ -100,36 +104,10 @@ enum Rerate {
     Limited,
 }
 
-/// A policy calling for ticks with nothing running and nothing left to arrive this many times
-/// in a row is stalled.
-const MAX_IDLE_DECISIONS: u32 = 10_000;
-
 /// This many preemptions in a row, each of a job whose restart overhead had not yet passed (so
 /// it made no progress), with no job finishing in between, is a livelock: a time slice no
 /// longer than the restart overhead.
 const MAX_WASTED_STOPS: u32 = 100_000;
-
-/// Once no arrivals are left, this many decisions in a row in which no job progresses (those
-/// running are all at rate 0, or still paying restart overheads) and none finishes is a stall,
-/// whatever the policy repeats.
-const MAX_STAGNANT_DECISIONS: u32 = 100_000;
-
-/// The progress watchdog compares the running jobs' progress every this many decisions (its
-/// cost stays far below the decisions' own).
-const PROGRESS_CHECK_EVERY: u32 = 1_024;
-
-/// What the progress watchdog has seen since jobs last progressed.
-#[derive(Default)]
-struct ProgressWatchdog {
-    /// Decisions since the running jobs' progress last moved (or since the count started).
-    decisions: u32,
-    /// How many of them changed an allocation.
-    changes: u32,
-    /// When the count started.
-    since: Time,
-    /// The active jobs' progress at the last check, if there was one.
-    progress: Option<Vec<f64>>,
-}
 
 struct Engine<'a> {
     cluster: ClusterView,
@@ -154,7 +132,7 @@ struct Engine<'a> {
     /// Preemptions in a row of jobs that had made no progress since they started (see
     /// [`MAX_WASTED_STOPS`]).
     wasted_stops: u32,
-    /// The progress watchdog (see [`MAX_STAGNANT_DECISIONS`]).
+    /// The progress watchdog (`watchdog.rs`).
     watchdog: ProgressWatchdog,
     timeline: BusyTimeline,
     arrived: Vec<JobId>,
@@ -802,60 +780,6 @@ impl Engine<'_> {
         self.check_progress(changed)
     }
 
-    /// Fails when, with no arrivals left, [`MAX_STAGNANT_DECISIONS`] decisions in a row saw no job
-    /// finish and no job's progress move.
-    fn check_progress(&mut self, changed: bool) -> Result<(), SimError> {
-        let watchdog = &mut self.watchdog;
-        if self.next_arrival < self.workload.len() || !self.finished.is_empty() {
-            *watchdog = ProgressWatchdog::default();
-            return Ok(());
-        }
-        if watchdog.decisions == 0 {
-            watchdog.since = self.now;
-        }
-        watchdog.decisions += 1;
-        watchdog.changes += u32::from(changed);
-        if !watchdog.decisions.is_multiple_of(PROGRESS_CHECK_EVERY) {
-            return Ok(());
-        }
-        let now = self.now;
-        // With no arrivals and no finishes since the count started, the active jobs are the same.
-        let progress: Vec<f64> = self.jobs.active().map(|view| view.progress(now)).collect();
-        let moved = watchdog
-            .progress
-            .as_ref()
-            .is_some_and(|before| progress.iter().zip(before).any(|(current, before)| current > before));
-        if moved {
-            *watchdog = ProgressWatchdog { since: now, progress: Some(progress), ..ProgressWatchdog::default() };
-            return Ok(());
-        }
-        watchdog.progress = Some(progress);
-        if watchdog.decisions < MAX_STAGNANT_DECISIONS {
-            return Ok(());
-        }
-        let repeated = format!(
-            "no job progressed over {} decisions in a row (from {} on, no arrivals left, no job finished); {} of them \
-             started, preempted or reconfigured jobs, the others changed nothing",
-            watchdog.decisions, watchdog.since, watchdog.changes
-        );
-        let message = match self.jobs.running().next().or_else(|| self.jobs.queued().next()) {
-            None => format!("{repeated}; every job has finished, but the policy keeps asking for ticks"),
-            Some(first) => format!(
-                "{repeated}; {} jobs run and {} wait (the first is {}, {} on {} GPUs, at {} of its {} steps, \
-                 productive from {})",
-                self.jobs.n_running(),
-                self.jobs.n_queued(),
-                first.id,
-                if first.allocation.is_some() { "running" } else { "waiting" },
-                first.allocation.as_ref().map_or(0, |allocation| allocation.gpus()),
-                first.progress(now),
-                self.workload[first.id.index()].work,
-                first.productive_from(),
-            ),
-        };
-        Err(SimError::Stalled { policy: self.policy_name.clone(), time: now, message })
-    }
-
     /// Appends a sample for each traced job whose GPUs, nodes, GPU types or batch changed at
     /// this instant (replacing a sample taken earlier at the same instant).
     fn record_traced(&mut self) {
@@ -1240,147 +1164,6 @@ impl Engine<'_> {
         view.record_start(self.now, allocation, rate, productive_from);
         self.jobs.sync_state(job);
         self.schedule_progress_event(job);
-        Ok(())
-    }
-
-    fn check_stall(&mut self, changed: bool) -> Result<(), SimError> {
-        let nothing_left = self.next_arrival == self.workload.len();
-        if self.jobs.n_running() > 0 || self.jobs.n_queued() == 0 || !nothing_left {
-            self.idle_decisions = 0;
-            return Ok(());
-        }
-        if changed {
-            self.idle_decisions = 0;
-        } else {
-            self.idle_decisions += 1;
-        }
-        if self.pending_tick.is_none() || self.idle_decisions > MAX_IDLE_DECISIONS {
-            let first = self.jobs.queued().next().expect("queue is not empty");
-            return Err(SimError::Stalled {
-                policy: self.policy_name.clone(),
-                time: self.now,
-                message: format!(
-                    "{} jobs wait on an idle cluster ({} free GPUs) with no arrivals left and no tick pending; \
-                     the first is {} needing {} GPUs",
-                    self.jobs.n_queued(),
-                    self.cluster.total_free(),
-                    first.id,
-                    first.gpus
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    /// Checks that a job's progress is the sum of its copies' progress minus what aggregating
-    /// them cost (for an unforked job: its one copy's progress).
-    fn check_copies_progress(&self, view: &JobView) -> Result<(), SimError> {
-        let state = &self.states[view.id.index()];
-        let from = state.segment_from.max(view.productive_from());
-        let running = if view.is_running() && self.now > from {
-            state.copy_rates.iter().sum::<f64>() * (self.now - from)
-        } else {
-            0.0
-        };
-        let copies = state.copies_progress + running;
-        let cost = state.aggregation_cost + state.copy_overhead * running;
-        let progress = view.progress(self.now);
-        if (progress - (copies - cost)).abs() > 1e-6 * progress.max(1.0) {
-            return Err(SimError::Invariant {
-                time: self.now,
-                message: format!(
-                    "{} has progress {progress}, but its copies made {copies} and aggregation cost {cost}",
-                    view.id
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    fn check_invariants(&self) -> Result<(), SimError> {
-        let queued_gpus: u64 = self.jobs.queued().map(|view| u64::from(view.gpus)).sum();
-        if queued_gpus != self.jobs.queued_gpus() {
-            return Err(SimError::Invariant {
-                time: self.now,
-                message: format!(
-                    "waiting jobs request {queued_gpus} GPUs, but {} are counted",
-                    self.jobs.queued_gpus()
-                ),
-            });
-        }
-        let spec = self.cluster.spec();
-        let mut used = vec![0u32; spec.nodes().len()];
-        // CPUs are checked on nodes without space sharing (a pair takes its CPUs once).
-        let mut cpus_used = vec![0.0; spec.nodes().len()];
-        let mut shared = vec![false; spec.nodes().len()];
-        for view in self.jobs.running() {
-            let allocation = view.allocation.as_ref().expect("running");
-            self.states[view.id.index()].cpus.each_node(allocation, |node, cpus| cpus_used[node.index()] += cpus);
-            if allocation.colocated_with.is_some() {
-                allocation.parts.iter().for_each(|part| shared[part.0.index()] = true);
-            }
-            if let Some(partner) = allocation.colocated_with {
-                let back = self.jobs.get(partner).and_then(|other| other.allocation.as_ref());
-                if !back.is_some_and(|other| other.colocated_with == Some(view.id) && other.parts == allocation.parts) {
-                    return Err(SimError::Invariant {
-                        time: self.now,
-                        message: format!("{} shares GPUs with {partner}, which does not share them back", view.id),
-                    });
-                }
-                if partner < view.id {
-                    continue; // the pair's GPUs are counted once, with the lower id
-                }
-            }
-            for &(node, gpus) in &allocation.parts {
-                used[node.index()] += gpus;
-            }
-            if allocation.forked
-                && (allocation.parts.windows(2).any(|pair| pair[0].0 >= pair[1].0)
-                    || allocation.parts.iter().any(|part| part.1 != view.gpus))
-            {
-                return Err(SimError::Invariant {
-                    time: self.now,
-                    message: format!(
-                        "{} is forked onto {:?}; each copy needs its own node and the job's {} GPUs",
-                        view.id, allocation.parts, view.gpus
-                    ),
-                });
-            }
-            self.check_copies_progress(view)?;
-            let work = self.workload[view.id.index()].work;
-            if view.progress(self.now) > work * (1.0 + 1e-9) + 1e-9 {
-                return Err(SimError::Invariant {
-                    time: self.now,
-                    message: format!("{} has progress {} beyond its work {work}", view.id, view.progress(self.now)),
-                });
-            }
-        }
-        for (index, node) in spec.nodes().iter().enumerate() {
-            let free = self.cluster.free_gpus(schedlab_core::NodeId(index as u32));
-            if used[index] > node.gpus || used[index] + free != node.gpus {
-                return Err(SimError::Invariant {
-                    time: self.now,
-                    message: format!(
-                        "node {index} has {} GPUs, {} used by running jobs and {free} marked free",
-                        node.gpus, used[index]
-                    ),
-                });
-            }
-            if let Some(cpus) = node.cpus
-                && !shared[index]
-            {
-                let free = self.cluster.free_cpus(schedlab_core::NodeId(index as u32));
-                if cpus_used[index] > cpus + 1e-6 || (cpus_used[index] + free - cpus).abs() > 1e-6 * cpus.max(1.0) {
-                    return Err(SimError::Invariant {
-                        time: self.now,
-                        message: format!(
-                            "node {index} has {cpus} CPUs, {} used by running jobs and {free} marked free",
-                            cpus_used[index]
-                        ),
-                    });
-                }
-            }
-        }
         Ok(())
     }
 
