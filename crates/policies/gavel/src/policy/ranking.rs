@@ -1,0 +1,193 @@
+//! The order in which a round serves combinations (a job alone, or two sharing GPUs): each
+//! (combination, GPU type) ranked by its priority, and the selection that walks that order.
+
+use super::*;
+
+/// What the round mechanism schedules: one job alone, or two jobs sharing GPUs (packing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(super) enum Combo {
+    /// A job alone.
+    Single(JobId),
+    /// Two jobs sharing the same GPUs, lower id first.
+    Pair(JobId, JobId),
+}
+
+impl Combo {
+    /// `job` alone, or in a pair with the partner it shares its GPUs with.
+    pub(super) fn of(job: JobId, partner: Option<JobId>) -> Combo {
+        match partner {
+            Some(partner) => Combo::Pair(job.min(partner), job.max(partner)),
+            None => Combo::Single(job),
+        }
+    }
+
+    pub(super) fn jobs(self) -> impl Iterator<Item = JobId> {
+        let (first, second) = match self {
+            Combo::Single(job) => (job, None),
+            Combo::Pair(a, b) => (a, Some(b)),
+        };
+        std::iter::once(first).chain(second)
+    }
+}
+
+/// One (combination, type) entry of a round's priority order, with its tie-breaks.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Ranked {
+    pub(super) priority: f64,
+    /// Gavel's deficit and the allocation (`tie_break=deficit`), else zeros.
+    pub(super) tie: (f64, f64),
+    pub(super) combo: Combo,
+    pub(super) gpu_type: usize,
+}
+
+impl Ranked {
+    /// The round's order: highest priority first, then the ties, then combination and type
+    /// (unique, so the order is total).
+    pub(super) fn order(a: &Ranked, b: &Ranked) -> Ordering {
+        b.priority
+            .total_cmp(&a.priority)
+            .then(b.tie.0.total_cmp(&a.tie.0))
+            .then(b.tie.1.total_cmp(&a.tie.1))
+            .then(a.combo.cmp(&b.combo))
+            .then(a.gpu_type.cmp(&b.gpu_type))
+    }
+}
+
+/// A max-heap of entries pops them in [`Ranked::order`].
+impl Ord for Ranked {
+    fn cmp(&self, other: &Ranked) -> Ordering {
+        Ranked::order(self, other).reverse()
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Ranked) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Ranked) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+/// What a round's selection chose, and what the next round's floors start from.
+pub(super) struct Selection {
+    /// (combination, type) in the order chosen.
+    pub(super) chosen: Vec<(Combo, usize)>,
+    /// Per list, the priority of the last entry popped from it (0 where none was).
+    pub(super) lowest: Vec<f64>,
+    /// A list ran out of entries while it left some out: only a full ranking decides.
+    pub(super) ran_dry: bool,
+}
+
+impl Gavel {
+    /// (priority, combination, type) for every combination whose jobs all pass `eligible` and
+    /// every type it has time on, highest priority first.
+    pub(super) fn ranked(&self, eligible: impl Fn(JobId) -> bool) -> Vec<(f64, Combo, usize)> {
+        let mut entries = vec![Vec::new()];
+        self.rank_entries(eligible, false, &[], &mut entries);
+        let mut entries = entries.pop().expect("one list");
+        entries.sort_by(Ranked::order);
+        entries.into_iter().map(|entry| (entry.priority, entry.combo, entry.gpu_type)).collect()
+    }
+
+    /// The entries of [`Gavel::ranked`], unsorted, into `lists` (cleared first): all in
+    /// `lists[0]`, or with `by_type` each in its type's list (`lists` grows to one per type).
+    /// An entry whose priority is below its list's floor in `floors` (where positive) is left
+    /// out; returns how many each list left out.
+    pub(super) fn rank_entries(
+        &self,
+        eligible: impl Fn(JobId) -> bool,
+        by_type: bool,
+        floors: &[f64],
+        lists: &mut Vec<Vec<Ranked>>,
+    ) -> Vec<usize> {
+        let fill_unallocated = self.fill_unallocated;
+        let wanted = if by_type { self.given.len().max(1) } else { 1 };
+        lists.resize_with(wanted.max(lists.len()), Vec::new);
+        lists.iter_mut().for_each(Vec::clear);
+        let mut left_out = vec![0; lists.len()];
+        for (&combo, account) in &self.accounts {
+            if !combo.jobs().all(&eligible) {
+                continue;
+            }
+            for (gpu_type, &fraction) in account.allocation.iter().enumerate() {
+                let allocated = fraction > 1e-9;
+                if !(allocated || fill_unallocated && account.usable[gpu_type]) {
+                    continue;
+                }
+                let share =
+                    if self.given[gpu_type] > 0.0 { account.received[gpu_type] / self.given[gpu_type] } else { 0.0 };
+                // As Gavel: a combination that received nothing on this type gets a large finite
+                // priority scaled by its allocation, so that new jobs run in proportion to it.
+                // An unallocated (job, type) ranks at 0 (Gavel's `_update_priorities`).
+                let priority = if !allocated {
+                    0.0
+                } else if share > 0.0 {
+                    fraction / share
+                } else {
+                    fraction * 1e9
+                };
+                // Ties: by Gavel's deficit and then the allocation (`tie_break=deficit`), else
+                // straight to job ids and type order.
+                let list = if by_type { gpu_type } else { 0 };
+                if floors.get(list).is_some_and(|&floor| floor > 0.0 && priority < floor) {
+                    left_out[list] += 1;
+                    continue;
+                }
+                let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
+                lists[list].push(Ranked { priority, tie, combo, gpu_type });
+            }
+        }
+        left_out
+    }
+
+    /// A round's choice of (combination, type) by per-type GPU budget in priority order, each
+    /// job at most once: `passes` go over the lists `rank_entries` fills (one list, or one per
+    /// type), each until its budget is spent. With `floors`, a list that ran dry while it left
+    /// entries out makes the result `ran_dry`, and only a full ranking decides.
+    pub(super) fn select(
+        &self,
+        context: &Context<'_>,
+        passes: &[Option<usize>],
+        by_type: bool,
+        floors: &[f64],
+        lists: &mut Vec<Vec<Ranked>>,
+    ) -> Selection {
+        let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
+        let mut chosen: Vec<(Combo, usize)> = Vec::new();
+        let mut scheduled: std::collections::BTreeSet<JobId> = std::collections::BTreeSet::new();
+        let left_out = self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, floors, lists);
+        let mut queues: Vec<BinaryHeap<Ranked>> = std::mem::take(lists).into_iter().map(BinaryHeap::from).collect();
+        let mut lowest: Vec<f64> = vec![0.0; queues.len()];
+        let mut ran_dry = false;
+        for &pass in passes {
+            let list = pass.unwrap_or(0);
+            let queue = &mut queues[list];
+            while let Some(Ranked { priority, combo, gpu_type, .. }) = queue.pop() {
+                lowest[list] = priority;
+                let spent = match pass {
+                    Some(only) => budget[only] == 0,
+                    None => budget.iter().all(|&left| left == 0),
+                };
+                if spent {
+                    break;
+                }
+                let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
+                if combo.jobs().any(|id| scheduled.contains(&id)) || budget[gpu_type] < gpus {
+                    continue;
+                }
+                budget[gpu_type] -= gpus;
+                scheduled.extend(combo.jobs());
+                chosen.push((combo, gpu_type));
+            }
+            ran_dry |= queue.is_empty() && left_out[list] > 0;
+        }
+        *lists = queues.into_iter().map(BinaryHeap::into_vec).collect();
+        Selection { chosen, lowest, ran_dry }
+    }
+}
