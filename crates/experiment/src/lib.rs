@@ -18,7 +18,9 @@
 
 pub mod axis;
 pub mod claims;
+mod error;
 pub mod html;
+pub mod identity;
 pub mod interval;
 pub mod lock;
 pub mod manifest;
@@ -35,6 +37,7 @@ pub mod spec;
 pub mod store;
 pub mod values;
 
+pub use error::ExperimentError;
 pub use resolve::Experiment;
 pub use runner::{
     Progress, RunOptions, data_file_hashes, modified_data_files, no_progress, preflight, report_experiment,
@@ -42,54 +45,6 @@ pub use runner::{
 };
 pub use shard::Shard;
 pub use spec::ExperimentSpec;
-
-/// Occurs when an experiment cannot be set up or run; messages name the spec, key or file.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExperimentError {
-    /// Occurs when the spec is malformed (with the parser's line and column when it has them).
-    #[error("{path}: {message}")]
-    Spec {
-        /// The spec file.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Occurs when a data file is unreadable or malformed.
-    #[error("{0}")]
-    Data(String),
-    /// Occurs when a data file (or folder, ending in `/`) the spec needs is not in the data
-    /// directory: the binary can download it (`path` is relative to the data directory).
-    #[error("{message}")]
-    MissingData {
-        /// The file or folder, relative to the data directory.
-        path: String,
-        /// Where it was looked for, the spec line that needs it and its public source.
-        message: String,
-    },
-    /// Occurs when a run fails; earlier finished runs stay stored.
-    #[error("run '{key}': {message}")]
-    Run {
-        /// The run's key.
-        key: String,
-        /// What failed.
-        message: String,
-    },
-    /// Occurs when a report is asked of a store that lacks runs (naming the shards they belong to).
-    #[error("{0}")]
-    Incomplete(String),
-    /// Occurs when another process holds the result store (see [`lock`]).
-    #[error("{0}")]
-    Busy(String),
-    /// Occurs when results cannot be written.
-    #[error("{path}: {message}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The error.
-        message: String,
-    },
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,11 @@
 //! The parallel sweep runner.
 
 use crate::axis::Axis;
+use crate::identity::Identity;
+pub use crate::identity::{data_file_hashes, modified_data_files, sha256_hex};
 use crate::lock::{Access, StoreLock};
 use crate::plan::RunPlan;
-use crate::prepare::{PreparedWorkload, Setup};
+use crate::prepare::PreparedWorkload;
 use crate::resolve::Experiment;
 use crate::shard::{self, Shard};
 use crate::store::{RunOutcome, Store};
@@ -11,7 +13,6 @@ use crate::{ExperimentError, report};
 use rayon::prelude::*;
 use schedlab_sim::metrics::summarize;
 use schedlab_sim::{BusyTimeline, JobRecord, JobTimeline, RunMetrics, SimConfig};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -83,139 +84,6 @@ pub struct ExperimentResult {
     pub tables: Vec<(String, String)>,
 }
 
-/// Hex SHA-256 of bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// Returns the SHA-256 of the file at `path`, reading it once per experiment.
-fn file_sha256(known: &mut BTreeMap<PathBuf, String>, path: &Path) -> Result<String, ExperimentError> {
-    if let Some(hash) = known.get(path) {
-        return Ok(hash.clone());
-    }
-    let bytes = std::fs::read(path).map_err(|error| ExperimentError::Data(format!("{}: {error}", path.display())))?;
-    let hash = sha256_hex(&bytes);
-    known.insert(path.to_path_buf(), hash.clone());
-    Ok(hash)
-}
-
-/// The SHA-256 of each data file the experiment reads, as `(path in the data directory, hex)`.
-pub fn data_file_hashes(setup: &Setup) -> Result<Vec<(String, String)>, ExperimentError> {
-    let mut known = BTreeMap::new();
-    setup.data_files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut known, path)?))).collect()
-}
-
-/// The files of `hashes` whose SHA-256 differs from the one `known` records, each as
-/// `PATH: SHA-256 FOUND, recorded KNOWN` (files `known` does not list are not compared).
-pub fn modified_data_files(hashes: &[(String, String)], known: &BTreeMap<String, String>) -> Vec<String> {
-    hashes
-        .iter()
-        .filter_map(|(path, sha)| {
-            let recorded = known.get(path)?;
-            (recorded != sha).then(|| format!("{path}: SHA-256 {sha}, recorded {recorded}"))
-        })
-        .collect()
-}
-
-/// What every run's identity is computed from, and what the manifest records of the inputs.
-struct Identity {
-    /// SHA-256 of the run inputs, the data and the tool version.
-    spec_hash: String,
-    /// `(data file, sha256)`.
-    data_hashes: Vec<(String, String)>,
-    /// Data files whose checksum differs from the recorded one.
-    data_modified: Vec<String>,
-    /// The files each policy reads, with their SHA-256s.
-    policy_hashes: BTreeMap<String, Vec<(String, String)>>,
-}
-
-impl Identity {
-    /// Hashes the data and policy files (refusing modified data when strict, else warning).
-    fn new(
-        experiment: &Experiment,
-        options: &RunOptions,
-        progress: &(dyn Fn(Progress<'_>) + Sync),
-    ) -> Result<Identity, ExperimentError> {
-        let setup = &experiment.setup;
-        let mut file_hashes: BTreeMap<PathBuf, String> = BTreeMap::new();
-        let mut hash_files = |files: &[(String, PathBuf)]| -> Result<Vec<(String, String)>, ExperimentError> {
-            files.iter().map(|(name, path)| Ok((name.clone(), file_sha256(&mut file_hashes, path)?))).collect()
-        };
-        let data_hashes = hash_files(&setup.data_files)?;
-        let data_modified = modified_data_files(&data_hashes, &options.known_checksums);
-        if options.strict_data && !data_modified.is_empty() {
-            return Err(ExperimentError::Data(format!(
-                "data files differ from their recorded checksums (strict): {}; `schedlab data fetch` restores them",
-                data_modified.join("; ")
-            )));
-        }
-        for line in &data_modified {
-            progress(Progress::Warning(&format!("data file differs from its recorded checksum: {line}")));
-        }
-        // The files a policy reads (its `throughputs=` table, say) are part of its runs' identity.
-        let policy_hashes: BTreeMap<String, Vec<(String, String)>> = setup
-            .policy_files
-            .iter()
-            .map(|(policy, files)| Ok((policy.clone(), hash_files(files)?)))
-            .collect::<Result<_, ExperimentError>>()?;
-        // Results depend on the run inputs (workload, cluster, perf model, engine settings), the
-        // data, the tool version, the run's own key (policy, sweep point, seed) and the files its
-        // policy reads; not on which other policies or seeds are compared, nor on anything that
-        // only shapes reports. So adding a policy to a spec runs only that policy's runs.
-        let essence = format!(
-            "{}\n{}\n{}",
-            env!("CARGO_PKG_VERSION"),
-            serde_json::to_string(&experiment.inputs).expect("specs serialise"),
-            serde_json::to_string(&data_hashes).expect("strings serialise")
-        );
-        Ok(Identity { spec_hash: sha256_hex(essence.as_bytes()), data_hashes, data_modified, policy_hashes })
-    }
-
-    /// The content hash of one run: a stored run with another hash is run again.
-    fn run_hash(&self, setup: &Setup, plan: &RunPlan) -> String {
-        let policy = plan.policy.to_string();
-        let files = &self.policy_hashes[&policy];
-        let mut text = format!("{}\n{}", self.spec_hash, plan.key);
-        if !files.is_empty() {
-            text.push_str(&format!("\n{}", serde_json::to_string(files).expect("strings serialise")));
-        }
-        // Built-in weights are pinned by digest in the full name: new weights, new identity.
-        if let Some(pinned) = setup.pinned_names.get(&policy) {
-            text.push_str(&format!("\npinned {pinned}"));
-        }
-        sha256_hex(text.as_bytes())
-    }
-
-    /// The manifest of a finished experiment.
-    fn manifest(
-        self,
-        experiment: &Experiment,
-        options: &RunOptions,
-        outcomes: &[RunOutcome],
-        workload_reports: BTreeMap<String, Vec<String>>,
-    ) -> report::Manifest {
-        let setup = &experiment.setup;
-        report::Manifest {
-            experiment: experiment.name().to_string(),
-            spec_hash: self.spec_hash,
-            tool_version: env!("CARGO_PKG_VERSION").to_string(),
-            git_revision: options.git_revision.clone(),
-            gpu_types: setup.cluster.gpu_types().to_vec(),
-            data_files: self.data_hashes,
-            data_modified: self.data_modified,
-            policy_files: self.policy_hashes.into_iter().filter(|(_, files)| !files.is_empty()).collect(),
-            pinned_names: setup.pinned_names.clone(),
-            perf_exceptions: setup.perf.exceptions(),
-            workload_report: workload_reports.into_iter().collect(),
-            wall_time_s: outcomes.iter().map(|outcome| (outcome.key.clone(), outcome.wall_time_s)).collect(),
-            solver: outcomes
-                .iter()
-                .filter_map(|outcome| Some((outcome.key.clone(), outcome.solver.clone()?)))
-                .collect(),
-        }
-    }
-}
-
 fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ExperimentError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -274,7 +142,8 @@ pub fn run_experiment(
     let store = Store::open(&options.results_dir.join(experiment.name()))?;
     let access = options.shard.map_or(Access::Whole, Access::Shard);
     let _lock = StoreLock::acquire(store.dir(), access)?;
-    let identity = Identity::new(experiment, options, progress)?;
+    let warn = |message: &str| progress(Progress::Warning(message));
+    let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, &warn)?;
     let pool = thread_pool(options.threads)?;
     let mut plans = experiment.runs();
     let mut workloads = BTreeMap::new();
@@ -418,7 +287,7 @@ pub fn run_experiment(
             }
         }
     }
-    let manifest = identity.manifest(experiment, options, &outcomes, reports);
+    let manifest = identity.manifest(experiment, options.git_revision.clone(), &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
     report::write_results_claims(&options.results_dir)?;
@@ -452,7 +321,8 @@ pub fn report_experiment(
     }
     let store = Store::open(&dir)?;
     let _lock = StoreLock::acquire(store.dir(), Access::Whole)?;
-    let identity = Identity::new(experiment, options, progress)?;
+    let warn = |message: &str| progress(Progress::Warning(message));
+    let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, &warn)?;
     let plans = experiment.runs();
     let stored: Vec<Option<RunOutcome>> =
         plans.iter().map(|plan| store.load(&plan.key, &identity.run_hash(&experiment.setup, plan))).collect();
@@ -465,7 +335,7 @@ pub fn report_experiment(
     }
     let outcomes: Vec<RunOutcome> = stored.into_iter().flatten().collect();
     let reports = workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
-    let manifest = identity.manifest(experiment, options, &outcomes, reports);
+    let manifest = identity.manifest(experiment, options.git_revision.clone(), &outcomes, reports);
     let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
     crate::html::write_results_index(&options.results_dir)?;
     report::write_results_claims(&options.results_dir)?;
