@@ -25,6 +25,7 @@ mod rounds;
 pub mod suggest;
 mod time;
 mod view;
+pub mod weights;
 
 pub use allocation::{Allocation, BatchConfig, Decision};
 pub use cluster::{CapacityError, ClusterError, ClusterSpec, ClusterView, CpuDemand, Node};

@@ -85,6 +85,25 @@ impl PolicyEnv {
         cache.insert(key, loaded.clone());
         Ok(loaded)
     }
+
+    /// Returns the `T` that `make` builds for `label` (not a file: built-in data, such as a
+    /// learned policy's shipped weights), building it the first time any run of this
+    /// environment asks.
+    pub fn shared_value<T: Any + Send + Sync>(
+        &self,
+        label: &str,
+        make: impl FnOnce() -> Result<T, String>,
+    ) -> Result<Arc<T>, String> {
+        // Labels and data files share the cache; a label is no path a data file can have.
+        let key = (std::path::PathBuf::from(format!("\0{label}")), TypeId::of::<T>());
+        let mut cache = self.cache.lock().map_err(|_| "the shared-table cache is poisoned".to_string())?;
+        if let Some(found) = cache.get(&key) {
+            return Ok(found.clone().downcast::<T>().expect("keyed by type"));
+        }
+        let made = Arc::new(make()?);
+        cache.insert(key, made.clone());
+        Ok(made)
+    }
 }
 
 /// What [`PolicyEntry::make`] returns: the parameter summary, and the policy when an

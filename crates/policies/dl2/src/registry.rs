@@ -3,6 +3,7 @@
 use crate::heuristics::Heuristic;
 use crate::network::PolicyNetwork;
 use crate::policy::{Chooser, Dl2, SlotConfig};
+use schedlab_core::weights::{self, Weights};
 use schedlab_core::{ParamError, ParamReader, PolicyEntry, PolicyEnv, recipe};
 use schedlab_dl2_speed::Dl2Speed;
 use std::sync::Arc;
@@ -12,16 +13,7 @@ pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[("dl2", include_str!("../weights/
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
 /// `dl2@<digest>` in policy names, so that new weights make new run identities.
-pub fn digest(text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes()).iter().take(4).map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// Where the network's weights come from.
-enum Weights {
-    Builtin(&'static str),
-    File(String),
-}
+pub use schedlab_core::weights::digest;
 
 /// What `dl2[...]` reads.
 struct NetworkRecipe {
@@ -34,48 +26,15 @@ struct NetworkRecipe {
 fn read_network(reader: &mut ParamReader<'_>) -> Result<NetworkRecipe, ParamError> {
     let config = read_config(reader)?;
     let default = BUILTIN_WEIGHTS.first().map_or("", |(name, _)| *name);
-    let given = reader.choice_text("weights", default)?;
-    let error = |message: String| ParamError { policy: reader.name(), message };
-    let weights = if given.ends_with(".json") {
-        // A data file: its contents are hashed into the runs' identity.
-        reader.declare_file(&given);
-        Weights::File(given)
-    } else {
-        let (name, asked) = match given.split_once('@') {
-            Some((name, asked)) => (name, Some(asked)),
-            None => (given.as_str(), None),
-        };
-        let Some(&(name, text)) = BUILTIN_WEIGHTS.iter().find(|(known, _)| *known == name) else {
-            let known: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(known, _)| *known).collect();
-            return Err(error(format!(
-                "parameter 'weights': expected a built-in name ({}) or a .json file, got '{given}'",
-                if known.is_empty() { "none in this build".to_string() } else { known.join(", ") }
-            )));
-        };
-        let actual = digest(text);
-        if let Some(asked) = asked.filter(|asked| *asked != actual) {
-            return Err(error(format!(
-                "parameter 'weights': built-in '{name}' has digest {actual} in this build, not {asked}; use 'weights={name}' (runs stored under the old weights are not reused)"
-            )));
-        }
-        reader.pin("weights", format!("{name}@{actual}"));
-        Weights::Builtin(text)
-    };
+    let weights = weights::read_weights(reader, BUILTIN_WEIGHTS, default, "")?;
     let sample = reader.choice("action", "sample", &["sample", "greedy"])? == "sample";
     Ok(NetworkRecipe { name: reader.name(), config, weights, sample })
 }
 
 fn build_network(recipe: NetworkRecipe, env: &PolicyEnv) -> Result<Dl2, ParamError> {
     let error = |message: String| ParamError { policy: recipe.name.clone(), message };
-    let network = match &recipe.weights {
-        Weights::Builtin(text) => Arc::new(PolicyNetwork::from_json(text).map_err(error)?),
-        Weights::File(path) => env
-            .shared(path, |path| {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                PolicyNetwork::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
-            })
-            .map_err(error)?,
-    };
+    let network =
+        weights::load_weights(env, &recipe.weights, BUILTIN_WEIGHTS, PolicyNetwork::from_json).map_err(error)?;
     let chooser = Chooser::Network { network, sample: recipe.sample };
     Ok(Dl2::new(recipe.name, chooser, recipe.config))
 }

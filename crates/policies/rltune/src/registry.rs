@@ -3,6 +3,7 @@
 use crate::network::Agent;
 use crate::observation::PoolRules;
 use crate::policy::{Chooser, Order, RlTune};
+use schedlab_core::weights::{self, Weights};
 use schedlab_core::{ParamError, ParamReader, PolicyEntry, PolicyEnv, ready, recipe};
 use std::sync::Arc;
 
@@ -25,34 +26,7 @@ pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
 
 /// The first 8 hex digits of the SHA-256 of a weights file's text: built-in weights are named
 /// `philly@<digest>` in policy names, so that new weights make new run identities.
-pub fn digest(text: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(text.as_bytes()).iter().take(4).map(|byte| format!("{byte:02x}")).collect()
-}
-
-/// A built-in weights file's digest and parsed agent, computed once per process (every run of a
-/// sweep would otherwise hash and parse the same text).
-struct Parsed {
-    digest: String,
-    agent: Result<Arc<Agent>, String>,
-}
-
-/// The parsed form of `BUILTIN_WEIGHTS[index]`.
-fn parsed_builtin(index: usize) -> &'static Parsed {
-    static PARSED: [std::sync::OnceLock<Parsed>; BUILTIN_WEIGHTS.len()] =
-        [const { std::sync::OnceLock::new() }; BUILTIN_WEIGHTS.len()];
-    PARSED[index].get_or_init(|| {
-        let text = BUILTIN_WEIGHTS[index].1;
-        Parsed { digest: digest(text), agent: Agent::from_json(text).map(Arc::new) }
-    })
-}
-
-/// Where the agent's weights come from.
-enum Weights {
-    /// An index into [`BUILTIN_WEIGHTS`].
-    Builtin(usize),
-    File(String),
-}
+pub use schedlab_core::weights::digest;
 
 /// What `rltune[...]` reads before its weights are loaded.
 struct AgentRecipe {
@@ -64,40 +38,15 @@ struct AgentRecipe {
 
 fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
     let env = RlTune::read_env(reader)?;
-    // Each environment's built-in weights are its default.
-    let given = reader.choice_text("weights", env)?;
-    let weights = if given.ends_with(".json") {
-        // A data file: its contents are hashed into the runs' identity.
-        reader.declare_file(&given);
-        Weights::File(given)
+    // Each environment's built-in weights are its default; env=alibaba has none (its workload
+    // is not in the data; see the README).
+    let no_builtin = !BUILTIN_WEIGHTS.iter().any(|(name, _)| *name == env);
+    let hint = if no_builtin {
+        format!(" (env={env} has no built-in weights; give weights=FILE.json)")
     } else {
-        let (name, asked) = match given.split_once('@') {
-            Some((name, asked)) => (name, Some(asked)),
-            None => (given.as_str(), None),
-        };
-        let error = |message: String| ParamError { policy: reader.name(), message };
-        let Some(index) = BUILTIN_WEIGHTS.iter().position(|(known, _)| *known == name) else {
-            let known: Vec<&str> = BUILTIN_WEIGHTS.iter().map(|(known, _)| *known).collect();
-            // env=alibaba has no built-in weights (its workload is not in the data; see the README).
-            let hint = if given == env {
-                format!(" (env={env} has no built-in weights; give weights=FILE.json)")
-            } else {
-                String::new()
-            };
-            return Err(error(format!(
-                "parameter 'weights': expected a built-in name ({}) or a .json file, got '{given}'{hint}",
-                known.join(", ")
-            )));
-        };
-        let actual = &parsed_builtin(index).digest;
-        if let Some(asked) = asked.filter(|asked| asked != actual) {
-            return Err(error(format!(
-                "parameter 'weights': built-in '{name}' has digest {actual} in this build, not {asked}; use 'weights={name}' (runs stored under the old weights are not reused)"
-            )));
-        }
-        reader.pin("weights", format!("{name}@{actual}"));
-        Weights::Builtin(index)
+        String::new()
     };
+    let weights = weights::read_weights(reader, BUILTIN_WEIGHTS, env, &hint)?;
     let sample = reader.choice("action", "sample", &["sample", "greedy"])? == "sample";
     let rules = RlTune::read_rules_in(reader, env)?;
     Ok(AgentRecipe { name: reader.name(), weights, sample, rules })
@@ -105,15 +54,7 @@ fn read_agent(reader: &mut ParamReader<'_>) -> Result<AgentRecipe, ParamError> {
 
 fn build_agent(recipe: AgentRecipe, env: &PolicyEnv) -> Result<RlTune, ParamError> {
     let error = |message: String| ParamError { policy: recipe.name.clone(), message };
-    let agent = match &recipe.weights {
-        Weights::Builtin(index) => parsed_builtin(*index).agent.clone().map_err(error)?,
-        Weights::File(path) => env
-            .shared(path, |path| {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                Agent::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
-            })
-            .map_err(error)?,
-    };
+    let agent = weights::load_weights(env, &recipe.weights, BUILTIN_WEIGHTS, Agent::from_json).map_err(error)?;
     let chooser = Chooser::Agent { agent: Arc::clone(&agent), sample: recipe.sample };
     Ok(RlTune::new(recipe.name, chooser, recipe.rules, false))
 }
