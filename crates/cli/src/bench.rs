@@ -42,7 +42,7 @@ fn specs_of(target: &str) -> Result<Vec<PathBuf>> {
     if path.extension().is_some_and(|extension| extension == "yaml") || path.is_file() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let family = crate::run::family(Path::new("experiments"), target);
+    let family = crate::specs::family(Path::new("experiments"), target);
     if family.is_empty() {
         bail!("'{target}' is neither a spec file nor an experiment family (experiments/{target}.yaml does not exist)");
     }
@@ -56,7 +56,7 @@ pub fn bench(args: &BenchArgs) -> Result<()> {
     }
     let data = DataDir::locate();
     let specs = specs_of(&args.target)?;
-    let experiments = specs.iter().map(|spec| crate::run::load(spec, &data)).collect::<Result<Vec<_>>>()?;
+    let experiments = specs.iter().map(|spec| crate::specs::load(spec, &data)).collect::<Result<Vec<_>>>()?;
     let scratch = std::env::temp_dir().join(format!("schedlab-bench-{}", std::process::id()));
     let outcome = time_all(args, &experiments, &scratch);
     let _ = std::fs::remove_dir_all(&scratch);
@@ -110,7 +110,7 @@ impl Row {
 }
 
 fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], scratch: &Path) -> Result<Vec<Row>> {
-    let known_checksums = crate::run::known_checksums();
+    let known_checksums = crate::specs::known_checksums();
     let mut rows = Vec::new();
     for &threads in &args.threads {
         let mut samples: Vec<Vec<f64>> = vec![Vec::new(); experiments.len()];

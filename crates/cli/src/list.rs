@@ -9,7 +9,7 @@ pub fn list(what: ListWhat, json: bool) -> Result<()> {
     match what {
         ListWhat::Policies => policies(json),
         ListWhat::Experiments => {
-            let names = crate::run::experiments();
+            let names = crate::specs::experiments();
             if json {
                 println!("{}", serde_json::to_string_pretty(&names)?);
             } else {

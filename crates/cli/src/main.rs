@@ -8,6 +8,7 @@ mod list;
 mod run;
 mod simulate;
 mod slurm;
+mod specs;
 mod trace;
 mod train;
 

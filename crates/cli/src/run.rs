@@ -2,29 +2,18 @@
 //! progress bar (or, for `report`, write the reports from the result store).
 
 use crate::flags::{ReportArgs, RunFlags};
+use crate::specs::{experiments, family, known_checksums};
 use anyhow::{Context as _, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use schedlab_core::DataDir;
 use schedlab_experiment::{Experiment, Progress, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-/// Reads and resolves a spec file: every check `run` makes, without simulating.
-pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read spec {}", path.display()))?;
-    Ok(Experiment::from_text(&text, &path.display().to_string(), data)?)
-}
-
-/// The SHA-256 recorded for each data file in traces/sources.json, by path.
-pub(crate) fn known_checksums() -> std::collections::BTreeMap<String, String> {
-    schedlab_data::Sources::builtin().files.into_iter().map(|file| (file.path, file.sha256)).collect()
-}
 
 /// `schedlab check SPEC`: everything `run` reads and checks before it simulates (the spec, every
 /// trace row and generated job, the workload against the cluster and the perf model, each
 /// policy), failing with the message `run` would give.
 pub fn check(path: &Path) -> Result<()> {
-    let experiment = crate::data::load_spec(path, crate::data::Missing::Explain)?;
+    let experiment = crate::specs::load_spec(path, crate::specs::Missing::Explain)?;
     schedlab_experiment::preflight(&experiment, 0)?;
     let hashes = schedlab_experiment::data_file_hashes(&experiment.setup)?;
     for line in schedlab_experiment::modified_data_files(&hashes, &known_checksums()) {
@@ -41,44 +30,7 @@ pub fn check(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Names of the specs in `experiments/`.
-pub fn experiments() -> Vec<String> {
-    experiments_in(Path::new("experiments"))
-}
-
-fn experiments_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| entry.ok())
-        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.strip_suffix(".yaml")).map(str::to_string))
-        .collect();
-    names.sort();
-    names
-}
-
-/// Returns whether `dir/<experiment>.yaml` lists `name` in `also_in`. A spec that does not parse
-/// is in no other family (running it by its own name reports why).
-fn declares_family(dir: &Path, experiment: &str, name: &str) -> bool {
-    let path = dir.join(format!("{experiment}.yaml"));
-    std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|text| schedlab_experiment::ExperimentSpec::parse(&text, &path.display().to_string()).ok())
-        .is_some_and(|spec| spec.also_in.iter().any(|family| family == name))
-}
-
-/// The specs `reproduce NAME` runs, in name order: `NAME.yaml`, every `NAME-*.yaml`, and every
-/// spec that lists NAME in `also_in`.
-pub(crate) fn family(dir: &Path, name: &str) -> Vec<String> {
-    experiments_in(dir)
-        .into_iter()
-        .filter(|experiment| {
-            *experiment == name || experiment.starts_with(&format!("{name}-")) || declares_family(dir, experiment, name)
-        })
-        .collect()
-}
-
-/// `schedlab reproduce NAME`: see [`family`].
+/// `schedlab reproduce NAME`: see [`crate::specs::family`].
 pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
     let family = family(Path::new("experiments"), name);
     if family.is_empty() {
@@ -191,8 +143,8 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
 
 /// [`run`], returning the claims' verdicts (`None` for a shard, which checks none).
 fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_experiment::claims::ClaimResult>>> {
-    let missing = if flags.offline { crate::data::Missing::Explain } else { crate::data::Missing::Fetch };
-    let experiment = crate::data::load_spec(path, missing)?;
+    let missing = if flags.offline { crate::specs::Missing::Explain } else { crate::specs::Missing::Fetch };
+    let experiment = crate::specs::load_spec(path, missing)?;
     let options = RunOptions {
         threads: flags.threads,
         force: flags.force,
@@ -232,7 +184,7 @@ fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_
 
 /// `schedlab report SPEC`: the reports of a store filled by any number of shards.
 pub fn report(args: &ReportArgs) -> Result<()> {
-    let experiment = crate::data::load_spec(&args.spec, crate::data::Missing::Explain)?;
+    let experiment = crate::specs::load_spec(&args.spec, crate::specs::Missing::Explain)?;
     let options = RunOptions {
         threads: args.threads,
         results_dir: args.results.clone(),

@@ -179,7 +179,7 @@ pub fn slurm(args: &SlurmArgs) -> Result<()> {
     }
     check_options(args)?;
     // Resolving checks the spec as `run` would, so that no array task fails on a spec mistake.
-    let experiment = crate::run::load(&args.spec, &DataDir::locate())?;
+    let experiment = crate::specs::load(&args.spec, &DataDir::locate())?;
     let results = absolute(&args.results)?;
     let workdir = std::env::current_dir()?;
     // Tasks start in this folder: a spec inside it keeps its relative name, which reports show.

@@ -9,7 +9,7 @@ use std::path::Path;
 /// Builds the workload of `spec`'s run for `seed` at `point` (`AXIS=VALUE,...`; default the
 /// first point) and writes its first `jobs` jobs (default all) in Gavel's 10-column layout.
 pub fn export(spec: &Path, seed: u64, point: Option<&str>, jobs: Option<usize>, out: &Path) -> Result<()> {
-    let experiment = crate::run::load(spec, &DataDir::locate())?;
+    let experiment = crate::specs::load(spec, &DataDir::locate())?;
     let wanted: Vec<(String, f64)> = match point {
         None => Vec::new(),
         Some(text) => text
