@@ -16,7 +16,8 @@ mod gandiva;
 mod objectives;
 mod policy;
 
-pub use policy::{Gavel, GavelConfig, GavelKind};
+pub use objectives::GavelKind;
+pub use policy::{Gavel, GavelConfig};
 
 use schedlab_core::{PolicyEntry, recipe};
 

@@ -1,7 +1,7 @@
 //! Gavel's round-based scheduling on top of an allocation LP.
 
 use crate::allocation::{AllocationInput, PackingInput};
-use crate::objectives::{self, Objective, Request};
+use crate::objectives::{self, GavelKind, Objective, Request};
 use schedlab_cluster::{Placer, ThroughputTable};
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, ParamError, ParamReader, Phase,
@@ -42,37 +42,6 @@ struct JobAccount {
 /// One value per GPU type, inline for up to four types: a round ranks every account's types,
 /// and a recomputation builds every account afresh.
 type PerType<T> = smallvec::SmallVec<[T; 4]>;
-
-/// Which of Gavel's policies a [`Gavel`] scheduler runs; each has an agnostic twin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GavelKind {
-    /// Max-min fairness (LAS): `gavel-las`.
-    MaxMinFairness,
-    /// Max-min fairness with space sharing: `gavel-las-packed`.
-    MaxMinFairnessPacked,
-    /// FIFO: `gavel-fifo`.
-    Fifo,
-    /// FIFO with space sharing: `gavel-fifo-packed`.
-    FifoPacked,
-    /// Gandiva as Gavel simulates it (random pairing, equal shares): `gavel-gandiva`.
-    Gandiva,
-    /// Finish-time fairness (Themis): `gavel-ftf`.
-    FinishTimeFairness,
-    /// Finish-time fairness with space sharing: `gavel-ftf-packed`.
-    FinishTimeFairnessPacked,
-    /// Makespan: `gavel-makespan`.
-    Makespan,
-    /// Makespan with space sharing: `gavel-makespan-packed`.
-    MakespanPacked,
-    /// Total throughput: `gavel-max-throughput`.
-    MaxThroughput,
-    /// Total throughput with space sharing: `gavel-max-throughput-packed`.
-    MaxThroughputPacked,
-    /// Total throughput per dollar: `gavel-cost`.
-    MinCost,
-    /// Total throughput per dollar with space sharing: `gavel-cost-packed`.
-    MinCostPacked,
-}
 
 /// Gavel's round-based scheduling on one of its allocation policies ([`GavelKind`]),
 /// heterogeneity-aware or agnostic.

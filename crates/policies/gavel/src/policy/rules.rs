@@ -122,21 +122,7 @@ impl Gavel {
         let backend: Backend = if !objective.solves_lps() {
             Backend::default()
         } else {
-            // Gavel's simulator solves with ECOS, an interior-point method, whose solution lies
-            // inside the LP's optimal face where our simplex returns a vertex. For the aware
-            // max-min and finish-time fairness LPs the two differ in every job's time on each
-            // type (only the bottleneck jobs are pinned), and replays of a multi-GPU trace in
-            // Gavel's simulator come 3-4x closer with an interior point (crate README). The
-            // solver crate's structured one takes these LPs 8-9x faster than Clarabel's, and
-            // the agnostic finish-time fairness LPs 6x faster than microlp (where ECOS fails).
-            // The aware max-min fairness LP takes it in both modes: Gavel's own method, and with
-            // an allocation at every event (schedlab's default) 6x less time per run than
-            // microlp's simplex (crate README, "A structured interior point").
-            let interior = match kind {
-                GavelKind::MaxMinFairness => aware,
-                GavelKind::FinishTimeFairness => gavel_mode,
-                _ => false,
-            };
+            let interior = kind.default_backend(aware, gavel_mode) == Backend::MaxMinIpm;
             reader
                 .choice(
                     "backend",
