@@ -4,6 +4,7 @@ use crate::metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, Run
 use crate::{MeasurementWindow, SimConfig, SimError};
 use watchdog::ProgressWatchdog;
 
+mod guard;
 mod invariants;
 mod watchdog;
 use schedlab_cluster::{PerfError, PerfModel, Placement, RateSegment};
@@ -200,39 +201,7 @@ pub fn run(
     config: &SimConfig,
 ) -> Result<RunResult, SimError> {
     let started = Instant::now();
-    let window_jobs = validate(&cluster, workload, perf, config)?;
-    let n_types = cluster.gpu_types().len();
-    let policy_name = policy.name().to_string();
-    let mut engine = Engine {
-        timeline: BusyTimeline { gpu_types: cluster.gpu_types().to_vec(), ..BusyTimeline::default() },
-        cluster: ClusterView::new(cluster),
-        workload,
-        perf,
-        oracle: policy.knowledge() == Knowledge::Oracle,
-        elastic: policy.is_elastic(),
-        policy,
-        policy_name,
-        config,
-        now: Time::ZERO,
-        jobs: JobsView::with_capacity(workload.len()),
-        states: vec![JobState { gpu_seconds: vec![0.0; n_types], ..JobState::default() }; workload.len()],
-        heap: BinaryHeap::new(),
-        sequence: 0,
-        next_arrival: 0,
-        tick_epoch: 0,
-        pending_tick: None,
-        events: 0,
-        decisions: 0,
-        idle_decisions: 0,
-        wasted_stops: 0,
-        watchdog: ProgressWatchdog::default(),
-        arrived: Vec::new(),
-        finished: Vec::new(),
-        rate_changed: Vec::new(),
-        traced: config.trace_jobs.iter().map(|&job| JobTimeline { job, samples: Vec::new() }).collect(),
-        window_left: window_jobs,
-    };
-    engine.timeline.record(0.0, &vec![0; n_types]);
+    let mut engine = Engine::new(cluster, workload, perf, policy, config)?;
     let run = RunStart { cluster: engine.cluster.spec(), seed: config.seed };
     engine.policy.begin_run(&run).map_err(|cause| SimError::Policy {
         policy: engine.policy_name.clone(),
@@ -244,6 +213,52 @@ pub fn run(
     outcome?;
     let result = engine.finish(started);
     Ok(result)
+}
+
+impl<'a> Engine<'a> {
+    /// An engine at time 0 with nothing arrived, after checking the inputs ([`validate`]).
+    fn new(
+        cluster: Arc<ClusterSpec>,
+        workload: &'a [JobSpec],
+        perf: &'a dyn PerfModel,
+        policy: &'a mut dyn Policy,
+        config: &'a SimConfig,
+    ) -> Result<Engine<'a>, SimError> {
+        let window_jobs = validate(&cluster, workload, perf, config)?;
+        let n_types = cluster.gpu_types().len();
+        let policy_name = policy.name().to_string();
+        let mut engine = Engine {
+            timeline: BusyTimeline { gpu_types: cluster.gpu_types().to_vec(), ..BusyTimeline::default() },
+            cluster: ClusterView::new(cluster),
+            workload,
+            perf,
+            oracle: policy.knowledge() == Knowledge::Oracle,
+            elastic: policy.is_elastic(),
+            policy,
+            policy_name,
+            config,
+            now: Time::ZERO,
+            jobs: JobsView::with_capacity(workload.len()),
+            states: vec![JobState { gpu_seconds: vec![0.0; n_types], ..JobState::default() }; workload.len()],
+            heap: BinaryHeap::new(),
+            sequence: 0,
+            next_arrival: 0,
+            tick_epoch: 0,
+            pending_tick: None,
+            events: 0,
+            decisions: 0,
+            idle_decisions: 0,
+            wasted_stops: 0,
+            watchdog: ProgressWatchdog::default(),
+            arrived: Vec::new(),
+            finished: Vec::new(),
+            rate_changed: Vec::new(),
+            traced: config.trace_jobs.iter().map(|&job| JobTimeline { job, samples: Vec::new() }).collect(),
+            window_left: window_jobs,
+        };
+        engine.timeline.record(0.0, &vec![0; n_types]);
+        Ok(engine)
+    }
 }
 
 fn validate_workload(cluster: &ClusterSpec, workload: &[JobSpec]) -> Result<(), SimError> {
@@ -676,6 +691,12 @@ impl Engine<'_> {
     /// A running job keeps its GPUs but trains with `batch` from now on: progress banked, rate
     /// recomputed, no restart and no overhead.
     fn reconfigure(&mut self, job: JobId, batch: Option<BatchConfig>) -> Result<(), SimError> {
+        self.check_reconfigure(job, batch)?;
+        self.rerate(job, Rerate::Reconfigured(batch))
+    }
+
+    /// The checks of reconfiguring `job` to `batch` that change nothing.
+    fn check_reconfigure(&self, job: JobId, batch: Option<BatchConfig>) -> Result<(), SimError> {
         let Some(view) = self.jobs.get(job).filter(|view| view.is_running()) else {
             return Err(self.invalid(job, None, "reconfigured, but it is not running".to_string()));
         };
@@ -691,7 +712,7 @@ impl Engine<'_> {
         if batch.is_some_and(|batch| batch.local_batch == 0 || batch.accumulation_steps == 0) {
             return Err(self.invalid(job, None, format!("reconfigured to {batch:?}; both numbers must be positive")));
         }
-        self.rerate(job, Rerate::Reconfigured(batch))
+        Ok(())
     }
 
     /// `job` reached the end of its rate segment: it runs on at the next segment's rate, with
@@ -828,6 +849,8 @@ impl Engine<'_> {
     }
 
     fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
+        // Every check first: a refused decision changes nothing (guard.rs).
+        self.guard(&decision)?;
         let Decision { preempt, start, next_tick, reconfigure, work_limits } = decision;
         let mut preempt_sorted = preempt.clone();
         preempt_sorted.sort_unstable();
@@ -967,7 +990,17 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn start(&mut self, job: JobId, allocation: Allocation) -> Result<(), SimError> {
+    /// The checks of starting `job` on `allocation` that change nothing, given whether the job
+    /// runs (`running`) and what a partner holds (`partner_allocation`: `None` for a job that
+    /// is not active, else its allocation if it runs). Returns whether the job joins GPUs its
+    /// partner already holds (space sharing), so takes none.
+    fn check_start<'a>(
+        &self,
+        job: JobId,
+        allocation: &Allocation,
+        running: bool,
+        partner_allocation: &dyn Fn(JobId) -> Option<Option<&'a Allocation>>,
+    ) -> Result<bool, SimError> {
         let Some(view) = self.jobs.get(job) else {
             let reason = if self.states.get(job.index()).is_some_and(|state| state.finish.is_some()) {
                 "started, but it has already finished"
@@ -976,7 +1009,7 @@ impl Engine<'_> {
             };
             return Err(self.invalid(job, None, reason.to_string()));
         };
-        if view.is_running() {
+        if running {
             return Err(self.invalid(job, None, "started, but it is already running (preempt it first)".to_string()));
         }
         let gpus = allocation.gpus();
@@ -1077,7 +1110,7 @@ impl Engine<'_> {
         // Space sharing: the second job of a pair joins GPUs its partner already holds.
         let mut joins_partner = false;
         if let Some(partner) = allocation.colocated_with {
-            let Some(partner_view) = self.jobs.get(partner).filter(|_| partner != job) else {
+            let Some(held) = partner_allocation(partner).filter(|_| partner != job) else {
                 return Err(self.invalid(
                     job,
                     None,
@@ -1087,7 +1120,7 @@ impl Engine<'_> {
             if typed.iter().any(|(gpu_type, _)| *gpu_type != typed[0].0) {
                 return Err(self.invalid(job, None, "a shared allocation must use one GPU type".to_string()));
             }
-            if let Some(held) = partner_view.allocation.as_ref() {
+            if let Some(held) = held {
                 if held.colocated_with != Some(job) || held.parts != allocation.parts {
                     return Err(self.invalid(
                         job,
@@ -1098,6 +1131,30 @@ impl Engine<'_> {
                 joins_partner = true;
             }
         }
+        Ok(joins_partner)
+    }
+
+    fn start(&mut self, job: JobId, allocation: Allocation) -> Result<(), SimError> {
+        // The guard checked the start against the state it now meets (guard.rs); debug builds
+        // check it again here.
+        debug_assert!({
+            let running = self.jobs.get(job).is_some_and(JobView::is_running);
+            let jobs = &self.jobs;
+            self.check_start(job, &allocation, running, &|partner| {
+                jobs.get(partner).map(|view| view.allocation.as_ref())
+            })
+            .is_ok()
+        });
+        // Space sharing: the second job of a pair joins GPUs its partner already holds.
+        let joins_partner = allocation
+            .colocated_with
+            .and_then(|partner| self.jobs.get(partner))
+            .is_some_and(|partner| partner.allocation.is_some());
+        let view = self.jobs.get(job).expect("checked: the job is active");
+        let gpus = allocation.gpus();
+        let spec = self.cluster.spec_arc().clone();
+        let typed: Vec<(&str, u32)> =
+            allocation.parts.iter().map(|&(node, gpus)| (spec.gpu_type_name(spec.node(node).gpu_type), gpus)).collect();
         let cpus = self.states[job.index()].cpus;
         if joins_partner {
             // The pair holds the GPUs once; the partner took them.
