@@ -849,130 +849,49 @@ impl Engine<'_> {
     }
 
     fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
-        // Every check first: a refused decision changes nothing (guard.rs).
+        // Every check first: a refused decision changes nothing (guard.rs). What follows applies
+        // a decision the guard accepted, in the order the guard checked it.
         self.guard(&decision)?;
         let Decision { preempt, start, next_tick, reconfigure, work_limits } = decision;
-        let mut preempt_sorted = preempt.clone();
-        preempt_sorted.sort_unstable();
-        if let Some(pair) = preempt_sorted.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(self.invalid(pair[0], None, "preempted twice in one decision".to_string()));
-        }
-        let mut reconfigured: Vec<JobId> = reconfigure.iter().map(|entry| entry.0).collect();
-        reconfigured.sort_unstable();
-        if let Some(pair) = reconfigured.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(self.invalid(pair[0], None, "reconfigured twice in one decision".to_string()));
-        }
         for (job, batch) in reconfigure {
-            if preempt_sorted.binary_search(&job).is_ok() {
-                return Err(self.invalid(
-                    job,
-                    None,
-                    "reconfigured and preempted in one decision (start it with the new batch instead)".to_string(),
-                ));
-            }
             self.reconfigure(job, batch)?;
         }
-        let mut start_ids: Vec<JobId> = start.iter().map(|entry| entry.0).collect();
-        start_ids.sort_unstable();
-        if let Some(pair) = start_ids.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(self.invalid(pair[0], None, "started twice in one decision".to_string()));
-        }
         // A preempt-and-restart on the identical allocation changes nothing.
-        let mut unchanged: Vec<JobId> = Vec::new();
-        for (job, allocation) in &start {
-            if preempt_sorted.binary_search(job).is_ok()
-                && self.jobs.get(*job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
-            {
-                unchanged.push(*job);
-            }
-        }
+        let unchanged: Vec<JobId> = start
+            .iter()
+            .filter(|(job, allocation)| {
+                preempt.contains(job)
+                    && self.jobs.get(*job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
+            })
+            .map(|entry| entry.0)
+            .collect();
         for &job in &preempt {
-            match self.jobs.get(job) {
-                None => return Err(self.invalid(job, None, "preempted, but it is not an active job".to_string())),
-                Some(view) if !view.is_running() => {
-                    return Err(self.invalid(job, None, "preempted, but it is not running".to_string()));
-                }
-                Some(_) => {}
-            }
             if !unchanged.contains(&job) {
                 self.stop(job, true)?;
             }
         }
-        let mut limited: Vec<JobId> = work_limits.iter().map(|entry| entry.0).collect();
-        limited.sort_unstable();
-        if let Some(pair) = limited.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(self.invalid(pair[0], None, "given two work limits in one decision".to_string()));
-        }
-        if let Some(&(job, steps)) = work_limits.iter().find(|(_, steps)| !(steps.is_finite() && *steps >= 0.0)) {
-            return Err(self.invalid(
-                job,
-                None,
-                format!("given a work limit of {steps} steps; expected a finite number >= 0"),
-            ));
-        }
         let limit_of = |job: JobId| work_limits.iter().find(|entry| entry.0 == job).map(|entry| entry.1);
-        let mut shared: Vec<(JobId, JobId)> = Vec::new();
-        let mut started: Vec<JobId> = Vec::new();
+        let mut started_with_limit: Vec<JobId> = Vec::new();
         for (job, allocation) in start {
             if unchanged.contains(&job) {
                 continue;
             }
-            if let Some(partner) = allocation.colocated_with {
-                shared.push((job, partner));
-            }
             if let Some(steps) = limit_of(job) {
-                if allocation.forked {
-                    return Err(self.invalid(job, None, "given a work limit on a forked allocation".to_string()));
-                }
                 let progress = self.jobs.get(job).map_or(0.0, |view| view.progress(self.now));
                 self.states[job.index()].limit = Some(progress + steps);
-                started.push(job);
+                started_with_limit.push(job);
             }
             self.start(job, allocation)?;
         }
         for &(job, steps) in &work_limits {
-            if started.contains(&job) {
+            if started_with_limit.contains(&job) {
                 continue;
             }
-            let Some(view) = self.jobs.get(job).filter(|view| view.is_running()) else {
-                return Err(self.invalid(
-                    job,
-                    None,
-                    "given a work limit, but it is neither running nor started".to_string(),
-                ));
-            };
-            if view.allocation.as_ref().is_some_and(|allocation| allocation.forked) {
-                return Err(self.invalid(job, None, "given a work limit on a forked allocation".to_string()));
-            }
-            let progress = view.progress(self.now);
+            let progress = self.jobs.get(job).expect("checked: a limited job runs").progress(self.now);
             self.states[job.index()].limit = Some(progress + steps);
             self.rerate(job, Rerate::Limited)?;
         }
-        for (job, partner) in shared {
-            let parts = self.jobs.get(job).and_then(|view| view.allocation.as_ref()).map(|own| &own.parts);
-            let paired = self
-                .jobs
-                .get(partner)
-                .and_then(|view| view.allocation.as_ref())
-                .is_some_and(|other| other.colocated_with == Some(job) && Some(&other.parts) == parts);
-            if !paired {
-                return Err(self.invalid(
-                    job,
-                    None,
-                    format!("shares its GPUs with {partner}, which is not running on the same GPUs sharing them back"),
-                ));
-            }
-        }
         match next_tick {
-            Some(time) if time <= self.now || !time.is_finite() => {
-                return Err(SimError::InvalidDecision {
-                    policy: self.policy_name.clone(),
-                    time: self.now,
-                    job: None,
-                    node: None,
-                    reason: format!("next tick {time} must be finite and after the current time {}", self.now),
-                });
-            }
             Some(time) => {
                 if self.pending_tick != Some(time) {
                     self.tick_epoch += 1;
