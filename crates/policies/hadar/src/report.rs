@@ -65,11 +65,13 @@ impl Diagnostics {
     /// log10(U / L) over round starts; and the series `log10_u_over_l`.
     pub fn report(&self) -> PolicyReport {
         let mut values = Vec::new();
-        for (gpus, (priced_out, waited)) in &self.by_gang {
-            let share = if *waited > 0.0 { priced_out / waited } else { f64::NAN };
-            values.push((format!("priced_out_share_{gpus}gpu"), share));
+        // Gang sizes whose jobs never waited for any length of time have no share (and no NaN,
+        // which stored runs could not read back).
+        let waited = || self.by_gang.iter().filter(|(_, (_, waited))| *waited > 0.0);
+        for (gpus, (priced_out, waited)) in waited() {
+            values.push((format!("priced_out_share_{gpus}gpu"), priced_out / waited));
         }
-        for (gpus, (_, waited)) in &self.by_gang {
+        for (gpus, (_, waited)) in waited() {
             values.push((format!("waiting_job_hours_{gpus}gpu"), waited / 3600.0));
         }
         if !self.spread.is_empty() {
