@@ -30,9 +30,9 @@ pub fn digest(text: &str) -> String {
 /// binary carries, so no run can see another's state (a sweep reads the same policy thousands
 /// of times, and the weights run to hundreds of kilobytes).
 fn static_digest(text: &'static str) -> String {
-    static DIGESTS: OnceLock<Mutex<HashMap<usize, String>>> = OnceLock::new();
+    static DIGESTS: OnceLock<Mutex<HashMap<(usize, usize), String>>> = OnceLock::new();
     let mut digests = DIGESTS.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    digests.entry(text.as_ptr() as usize ^ text.len()).or_insert_with(|| digest(text)).clone()
+    digests.entry((text.as_ptr() as usize, text.len())).or_insert_with(|| digest(text)).clone()
 }
 
 /// Reads the `weights` parameter: a built-in name of `builtin` (default `default`), optionally

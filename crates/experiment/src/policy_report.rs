@@ -6,6 +6,7 @@ use crate::interval::Estimate;
 use crate::plan::sweep_points;
 use crate::resolve::Experiment;
 use crate::store::RunOutcome;
+use crate::values::csv_number;
 
 /// The file stem of the table.
 pub const NAME: &str = "policy_report";
@@ -101,7 +102,7 @@ pub fn csv(experiment: &Experiment, outcomes: &[RunOutcome]) -> Option<Vec<u8>> 
         header.extend([format!("{column} mean"), format!("{column} ci95 low"), format!("{column} ci95 high")]);
     }
     writer.write_record(&header).expect("in-memory CSV");
-    let text = |value: Option<f64>| value.filter(|value| !value.is_nan()).map_or_else(String::new, |v| v.to_string());
+    let text = |value: Option<f64>| value.map_or_else(String::new, csv_number);
     for (row, row_values) in cells.rows.iter().zip(&cells.values) {
         let mut record = vec![row.clone()];
         for values in row_values {

@@ -11,7 +11,7 @@ use crate::metric::Metric;
 use crate::resolve::{Experiment, Layout, Table};
 use crate::spec::Spread;
 use crate::store::{RunOutcome, Store};
-use crate::values::{outcome_metric, parameter, parameter_values};
+use crate::values::{csv_number, outcome_metric, parameter, parameter_values};
 use std::path::{Path, PathBuf};
 
 /// How a table's cells aggregate runs, as the Markdown and HTML tables say it.
@@ -32,12 +32,6 @@ fn format_number(value: f64) -> String {
     } else {
         format!("{value:.3}")
     }
-}
-
-/// A number as the CSV files write it: empty when undefined (a JCT of a run in which no measured
-/// job finished, say), never `NaN`.
-fn csv_number(value: f64) -> String {
-    if value.is_nan() { String::new() } else { value.to_string() }
 }
 
 /// A table cell: mean, min, max, the mean's 95% interval (two runs or more) and number of runs.

@@ -56,3 +56,9 @@ pub fn parameter_values(experiment: &Experiment, parameter: Parameter) -> Vec<St
         Parameter::Axis(axis) => experiment.axis_values(axis).iter().map(ToString::to_string).collect(),
     }
 }
+
+/// A number as the CSV files write it: empty when undefined (a JCT of a run in which no measured
+/// job finished, say), never `NaN`.
+pub(crate) fn csv_number(value: f64) -> String {
+    if value.is_nan() { String::new() } else { value.to_string() }
+}

@@ -1,7 +1,7 @@
 //! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
 
 use crate::pricing::PriceFunction;
-use crate::report::{Diagnostics, Waiting, fits, free_per_type};
+use crate::report::{Diagnostics, Waiting, fits};
 use crate::subroutine::{
     GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
 };
@@ -501,10 +501,11 @@ impl Hadar {
             }
         }
         // Jobs left waiting: Hadar gave them no schedule, nor HadarE a copy.
-        let free = free_per_type(&market);
-        let mut placed: BTreeSet<JobId> = desired.iter().map(|(id, _)| *id).collect();
+        // `desired` lists the placed jobs in the order of `jobs`, each once.
+        let free = market.free_per_type();
+        let mut placed = desired.iter().map(|(id, _)| *id).peekable();
         for job in &jobs {
-            if !placed.remove(&job.id) {
+            if placed.next_if_eq(&job.id).is_none() {
                 let priced_out = fits(&free, &job.rates, job.workers, self.task_level);
                 self.diagnostics.wait(Waiting { gpus: job.workers, priced_out });
             }
@@ -527,7 +528,7 @@ impl Hadar {
         let waiting: Vec<Prepared> = jobs.into_iter().filter(|job| job.current.is_empty()).collect();
         let mut market = self.market(context, prices, true);
         let chosen = self.greedy(&waiting, &mut market);
-        let free = free_per_type(&market);
+        let free = market.free_per_type();
         for (job, schedule) in waiting.iter().zip(&chosen) {
             if schedule.is_none() {
                 let priced_out = fits(&free, &job.rates, job.workers, self.task_level);

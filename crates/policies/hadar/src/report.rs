@@ -2,7 +2,6 @@
 //! gang size waited while GPUs they could use stood free (priced out, not crowded out), and
 //! the price range U / L at each round start. Bookkeeping only: no decision reads it.
 
-use crate::subroutine::Market;
 use schedlab_core::{PolicyReport, Time};
 use std::collections::BTreeMap;
 
@@ -86,16 +85,6 @@ impl Diagnostics {
             series: if series.is_empty() { Vec::new() } else { vec![("log10_u_over_l".to_string(), series)] },
         }
     }
-}
-
-/// Free GPUs per GPU type in `market` now.
-pub fn free_per_type(market: &Market) -> Vec<u32> {
-    let types = market.node_types.iter().map(|&gpu_type| gpu_type + 1).max().unwrap_or(0);
-    let mut free = vec![0; types];
-    for (node, &gpu_type) in market.node_types.iter().enumerate() {
-        free[gpu_type] += market.free(node);
-    }
-    free
 }
 
 /// Whether a job of `workers` GPUs with per-worker `rates` per type could be placed on the free

@@ -203,6 +203,11 @@ impl Market {
         self.capacity[node] - self.used(node)
     }
 
+    /// Returns the free GPUs of each GPU type now.
+    pub fn free_per_type(&self) -> Vec<u32> {
+        self.nodes_by_type.iter().map(|nodes| nodes.iter().map(|&node| self.free(node)).sum()).collect()
+    }
+
     /// Returns true if and only if every GPU is planned busy now.
     pub fn is_full(&self) -> bool {
         self.distinct_free.iter().all(Vec::is_empty)
