@@ -157,11 +157,14 @@ fn no_file_names_an_internal_work_period() {
             for (index, line) in text.lines().enumerate() {
                 let lower = format!(" {} ", line.to_lowercase());
                 for label in labels {
-                    // A label followed by a number ("stop 45", "issue 18"), or any "session".
+                    // A label followed by a number ("stop 45", "issue 18"), any "session", and an issue
+                    // named without its number ("the issue", "the issue's goal").
                     let numbered = lower
                         .match_indices(label)
                         .any(|(at, _)| lower[at + label.len()..].starts_with(|c: char| c.is_ascii_digit()));
-                    if numbered || (label == "session" && lower.contains(label)) {
+                    let unnumbered_issue =
+                        label == "issue " && (lower.contains(" the issue") || lower.contains("issue's"));
+                    if numbered || unnumbered_issue || (label == "session" && lower.contains(label)) {
                         found.push(format!(
                             "{}:{}: {}",
                             path.strip_prefix(root()).unwrap().display(),

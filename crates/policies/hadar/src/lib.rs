@@ -13,6 +13,7 @@
 //! The crate README has the algorithm in math, every parameter with its source, and the
 //! choices we made where the papers are silent.
 
+mod market;
 mod policy;
 mod pricing;
 mod report;
@@ -37,5 +38,6 @@ pub const POLICIES: &[PolicyEntry] = &[
         make: |params, env| recipe(params, env, |reader| Hadar::read(reader, true), Hadar::new),
     },
 ];
+pub use market::{GangPrice, Market, PriceScope};
 pub use pricing::PriceFunction;
-pub use subroutine::{GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Utility, best_schedule, rounds};
+pub use subroutine::{JobInput, Progress, Schedule, Utility, best_schedule, rounds};

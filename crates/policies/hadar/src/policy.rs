@@ -1,10 +1,9 @@
 //! `Hadar`: rounds, prices from the active jobs, the greedy primal step, and HadarE's forks.
 
+use crate::market::{GangPrice, Market, PriceScope};
 use crate::pricing::PriceFunction;
 use crate::report::{Diagnostics, Waiting, fits};
-use crate::subroutine::{
-    GangPrice, JobInput, Market, PriceScope, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds,
-};
+use crate::subroutine::{JobInput, Progress, Schedule, Scratch, Utility, best_schedule_with, rounds};
 use schedlab_cluster::ThroughputTable;
 use schedlab_core::{
     Allocation, ClusterView, Context, Decision, GpuTypeId, JobId, JobView, Knowledge, NodeId, ParamError, ParamReader,

@@ -7,7 +7,7 @@
 
 use super::Engine;
 use crate::SimError;
-use schedlab_core::{Allocation, Decision, JobId};
+use schedlab_core::{Allocation, BatchConfig, Decision, JobId};
 
 impl Engine<'_> {
     /// Checks `decision` against the state before it, in the order [`Engine::apply`] applies it,
@@ -195,6 +195,170 @@ impl Engine<'_> {
             gone.push(job);
         }
         plan
+    }
+
+    /// The checks of reconfiguring `job` to `batch` that change nothing.
+    pub(super) fn check_reconfigure(&self, job: JobId, batch: Option<BatchConfig>) -> Result<(), SimError> {
+        let Some(view) = self.jobs.get(job).filter(|view| view.is_running()) else {
+            return Err(self.invalid(job, None, "reconfigured, but it is not running".to_string()));
+        };
+        let allocation = view.allocation.as_ref().expect("running");
+        if allocation.forked || allocation.colocated_with.is_some() {
+            return Err(self.invalid(
+                job,
+                None,
+                "reconfigured, but it is forked or shares its GPUs; only a plain allocation takes a batch change"
+                    .to_string(),
+            ));
+        }
+        if batch.is_some_and(|batch| batch.local_batch == 0 || batch.accumulation_steps == 0) {
+            return Err(self.invalid(job, None, format!("reconfigured to {batch:?}; both numbers must be positive")));
+        }
+        Ok(())
+    }
+
+    /// The checks of starting `job` on `allocation` that change nothing, given whether the job
+    /// runs (`running`) and what a partner holds (`partner_allocation`: `None` for a job that
+    /// is not active, else its allocation if it runs). Returns whether the job joins GPUs its
+    /// partner already holds (space sharing), so takes none.
+    pub(super) fn check_start<'a>(
+        &self,
+        job: JobId,
+        allocation: &Allocation,
+        running: bool,
+        partner_allocation: &dyn Fn(JobId) -> Option<Option<&'a Allocation>>,
+    ) -> Result<bool, SimError> {
+        let Some(view) = self.jobs.get(job) else {
+            let reason = if self.states.get(job.index()).is_some_and(|state| state.finish.is_some()) {
+                "started, but it has already finished"
+            } else {
+                "started, but it has not arrived (or does not exist)"
+            };
+            return Err(self.invalid(job, None, reason.to_string()));
+        };
+        if running {
+            return Err(self.invalid(job, None, "started, but it is already running (preempt it first)".to_string()));
+        }
+        let gpus = allocation.gpus();
+        if allocation.parts.is_empty() {
+            return Err(self.invalid(job, None, "started on an empty allocation".to_string()));
+        }
+        if allocation.parts.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
+            return Err(self.invalid(
+                job,
+                None,
+                "allocation parts must be sorted by node, each node once (use Allocation::new)".to_string(),
+            ));
+        }
+        if !allocation.ps.is_empty() {
+            if allocation.forked || allocation.colocated_with.is_some() {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "parameter servers need a plain allocation (not forked, not shared)".to_string(),
+                ));
+            }
+            if allocation.ps.windows(2).any(|pair| pair[0].0 >= pair[1].0) {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    "parameter servers must be sorted by node, each node once (use Allocation::with_ps)".to_string(),
+                ));
+            }
+            let nodes = self.cluster.spec().nodes();
+            if let Some(&(node, _)) =
+                allocation.ps.iter().find(|(node, _)| nodes.get(node.index()).is_some_and(|n| !view.in_pool(n)))
+            {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("a parameter server is outside the job's pool '{}'", view.pool.as_deref().unwrap_or("")),
+                ));
+            }
+        }
+        if allocation.forked {
+            if allocation.colocated_with.is_some() {
+                return Err(self.invalid(job, None, "a forked job cannot also share GPUs".to_string()));
+            }
+            if let Some(&(node, copy)) = allocation.parts.iter().find(|part| part.1 != view.gpus) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("a forked copy has {copy} GPUs; each copy must have the job's {} GPUs", view.gpus),
+                ));
+            }
+        } else if gpus != view.gpus && !(self.elastic && gpus > 0) {
+            return Err(self.invalid(
+                job,
+                None,
+                format!(
+                    "allocated {gpus} GPUs but requested {}; only elastic policies may change a job's size",
+                    view.gpus
+                ),
+            ));
+        }
+        let spec = self.cluster.spec_arc().clone();
+        let mut typed: Vec<(&str, u32)> = Vec::with_capacity(allocation.parts.len());
+        for &(node, node_gpus) in &allocation.parts {
+            if node.index() >= spec.nodes().len() {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!("the cluster has only {} nodes", spec.nodes().len()),
+                ));
+            }
+            let gpu_type = spec.node(node).gpu_type;
+            if spec.node(node).gpus == 0 {
+                return Err(self.invalid(job, Some(node), "the node has no GPUs".to_string()));
+            }
+            if !view.in_pool(spec.node(node)) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!(
+                        "the job may only use nodes of its pool '{}' (JobView::pool), but the node is in {}",
+                        view.pool.as_deref().unwrap_or(""),
+                        spec.node(node).group.as_deref().map_or("no group".to_string(), |group| format!("'{group}'"))
+                    ),
+                ));
+            }
+            if (gpus == view.gpus || allocation.forked) && !view.feasible_types.contains(gpu_type) {
+                return Err(self.invalid(
+                    job,
+                    Some(node),
+                    format!(
+                        "the job cannot run on GPU type '{}' (see JobView::feasible_types)",
+                        spec.gpu_type_name(gpu_type)
+                    ),
+                ));
+            }
+            typed.push((spec.gpu_type_name(gpu_type), node_gpus));
+        }
+        // Space sharing: the second job of a pair joins GPUs its partner already holds.
+        let mut joins_partner = false;
+        if let Some(partner) = allocation.colocated_with {
+            let Some(held) = partner_allocation(partner).filter(|_| partner != job) else {
+                return Err(self.invalid(
+                    job,
+                    None,
+                    format!("shares its GPUs with {partner}, which is not an active job"),
+                ));
+            };
+            if typed.iter().any(|(gpu_type, _)| *gpu_type != typed[0].0) {
+                return Err(self.invalid(job, None, "a shared allocation must use one GPU type".to_string()));
+            }
+            if let Some(held) = held {
+                if held.colocated_with != Some(job) || held.parts != allocation.parts {
+                    return Err(self.invalid(
+                        job,
+                        None,
+                        format!("shares its GPUs with {partner}, which runs elsewhere or alone"),
+                    ));
+                }
+                joins_partner = true;
+            }
+        }
+        Ok(joins_partner)
     }
 }
 

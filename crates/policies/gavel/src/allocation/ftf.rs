@@ -52,25 +52,22 @@ pub fn finish_time_fairness(
         Dinkelbach { remaining_steps, elapsed, isolated_time: &isolated_time, iteration, tolerance, max_iterations };
     // Agnostic rates are the same on every type a job can use, and the allocation is spread
     // over the types from each job's total below: a general LP only decides the totals
-    // (`max_min_ratio_totals`, one variable per job instead of one per job and type). The
+    // (`RatioProblem::solve_totals`, one variable per job instead of one per job and type). The
     // structured interior point takes the per-type program at about the cost of the totals.
     let by_totals =
         !heterogeneity_aware && input.capacity.len() <= MAX_TYPES_FOR_TOTALS && backend != Backend::MaxMinIpm;
     let (mut best, rho, mut solves) =
         dinkelbach.run(start, &start_rates, start_stats, |offset: Option<&[f64]>, demand: &[f64]| {
-            let (fractions, t, step) = if by_totals {
-                max_min_ratio_totals(
-                    name,
-                    &throughputs,
-                    demand,
-                    offset,
-                    &input.scale_factors,
-                    &input.capacity,
-                    backend,
-                )?
-            } else {
-                max_min_ratio(name, &throughputs, demand, offset, &input.scale_factors, &input.capacity, backend)?
+            let problem = RatioProblem {
+                name,
+                throughputs: &throughputs,
+                demand,
+                offset,
+                scale_factors: &input.scale_factors,
+                capacity: &input.capacity,
             };
+            let RatioSolution { fractions, ratio: t, stats: step } =
+                if by_totals { problem.solve_totals(backend)? } else { problem.solve(backend)? };
             let step_rates = job_rates(&throughputs, &fractions);
             Ok((fractions, t, step, step_rates))
         })?;

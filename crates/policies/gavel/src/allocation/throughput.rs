@@ -2,6 +2,7 @@
 //! `ThroughputNormalizedByCostSum`).
 
 use super::*;
+use schedlab_solver::{Comparison, LinearProgram, Sense, solve};
 
 /// Total throughput (Gavel's `ThroughputSumWithPerf`, and `ThroughputNormalizedByCostSum` with
 /// `costs`): maximise `sum_m sum_j T[m][j] X[m][j] / cost_j` under the base constraints, with

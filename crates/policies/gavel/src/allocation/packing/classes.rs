@@ -2,6 +2,7 @@
 //! throughput when pairs of jobs may share a GPU.
 
 use crate::allocation::*;
+use schedlab_solver::{Comparison, LinearProgram, Sense, Var, solve};
 
 /// Inputs of the space-sharing LPs: the base inputs plus, for each job, its template and the
 /// rates of every pair of templates sharing a GPU type.
