@@ -178,3 +178,23 @@ fn no_file_names_an_internal_work_period() {
     }
     assert!(found.is_empty(), "name a date or a commit instead of a work period:\n{}", found.join("\n"));
 }
+
+#[test]
+fn the_readme_stays_short_and_lists_every_crate() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 150, "README.md has {lines} lines; keep it within 150 and move detail to docs/");
+    let mut missing = Vec::new();
+    for folder in ["crates", "crates/policies"] {
+        for entry in std::fs::read_dir(root().join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.join("Cargo.toml").exists() {
+                let name = format!("{folder}/{}", path.file_name().unwrap().to_string_lossy());
+                if !readme.contains(&format!("`{name}`")) {
+                    missing.push(name);
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "README.md's layout table leaves out {missing:?}");
+}

@@ -31,6 +31,20 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
+/// Whether `name` is a registered policy's name (`fifo`) or names a policy from outside the zoo's
+/// crates by a provider's prefix (`py:package.module:Class`, see `schedlab_zoo::install_provider`).
+fn is_policy_name(name: &str) -> bool {
+    match name.split_once(':') {
+        None => !name.is_empty() && name.chars().all(is_name_char),
+        Some((prefix, path)) => {
+            !prefix.is_empty()
+                && prefix.chars().all(is_name_char)
+                && !path.is_empty()
+                && path.chars().all(|c| is_name_char(c) || c == '.' || c == ':')
+        }
+    }
+}
+
 impl FromStr for PolicyParams {
     type Err = ParamError;
 
@@ -41,9 +55,10 @@ impl FromStr for PolicyParams {
             Some(open) => (&text[..open], Some(&text[open + 1..])),
             None => (text, None),
         };
-        if name.is_empty() || !name.chars().all(is_name_char) {
+        if !is_policy_name(name) {
             return Err(error(format!(
-                "invalid policy name '{name}'; expected letters, digits, '-' or '_', optionally followed by [key=value,...]"
+                "invalid policy name '{name}'; expected letters, digits, '-' or '_' (or a provider's \
+                 PREFIX:PATH such as py:package.module:Class), optionally followed by [key=value,...]"
             )));
         }
         let mut args = Vec::new();
@@ -333,7 +348,12 @@ mod tests {
 
     #[test]
     fn parses_and_round_trips() {
-        for text in ["fifo", "las[quantum=60]", "tiresias[thresholds=3250:7200,starvation=2]"] {
+        for text in [
+            "fifo",
+            "las[quantum=60]",
+            "tiresias[thresholds=3250:7200,starvation=2]",
+            "py:examples.fifo:Fifo[backfill=true]",
+        ] {
             let params: PolicyParams = text.parse().unwrap();
             assert_eq!(params.to_string(), text);
         }
@@ -343,7 +363,9 @@ mod tests {
 
     #[test]
     fn rejects_malformed_names() {
-        for text in ["", "fi fo", "las[quantum=60", "las[quantum]", "las[a=1,a=2]"] {
+        for text in
+            ["", "fi fo", "las[quantum=60", "las[quantum]", "las[a=1,a=2]", "py:", ":fifo", "p y:m:C", "py:m/x:C"]
+        {
             assert!(text.parse::<PolicyParams>().is_err(), "{text} should be rejected");
         }
     }

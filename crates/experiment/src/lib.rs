@@ -40,8 +40,8 @@ pub mod values;
 pub use error::ExperimentError;
 pub use resolve::Experiment;
 pub use runner::{
-    Progress, RunOptions, data_file_hashes, modified_data_files, no_progress, preflight, report_experiment,
-    run_experiment, run_single,
+    Progress, RunOptions, WorkerWrapper, data_file_hashes, modified_data_files, no_progress, preflight,
+    report_experiment, run_experiment, run_single,
 };
 pub use shard::Shard;
 pub use spec::ExperimentSpec;

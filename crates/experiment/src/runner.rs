@@ -37,6 +37,23 @@ pub struct RunOptions {
     pub strict_data: bool,
     /// Run only this shard's runs and write no reports (see [`report_experiment`]).
     pub shard: Option<Shard>,
+    /// Runs each worker thread's whole life inside a wrapper of the embedding program's (the
+    /// Python module keeps a Python thread state for the thread's lifetime, so that a Python
+    /// policy's calls do not create and free one each).
+    pub worker: Option<WorkerWrapper>,
+}
+
+/// A worker thread's body, as [`WorkerWrapper`] receives it.
+pub type WorkerBody<'a> = &'a mut (dyn FnMut() + Send);
+
+/// A wrapper around a worker thread's body: it must call the function it is given, once.
+#[derive(Clone)]
+pub struct WorkerWrapper(pub std::sync::Arc<dyn Fn(WorkerBody<'_>) + Send + Sync>);
+
+impl std::fmt::Debug for WorkerWrapper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WorkerWrapper")
+    }
 }
 
 /// What the runner reports while it works; the binary renders it (the library never prints).
@@ -84,11 +101,29 @@ pub struct ExperimentResult {
     pub tables: Vec<(String, String)>,
 }
 
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ExperimentError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })
+fn thread_pool(threads: usize, worker: Option<&WorkerWrapper>) -> Result<rayon::ThreadPool, ExperimentError> {
+    let builder = rayon::ThreadPoolBuilder::new().num_threads(threads);
+    let built = match worker {
+        None => builder.build(),
+        Some(wrapper) => {
+            let wrapper = wrapper.clone();
+            builder
+                .spawn_handler(move |thread| {
+                    let wrapper = wrapper.clone();
+                    let mut thread = Some(thread);
+                    std::thread::Builder::new().spawn(move || {
+                        (wrapper.0)(&mut || {
+                            if let Some(thread) = thread.take() {
+                                thread.run();
+                            }
+                        })
+                    })?;
+                    Ok(())
+                })
+                .build()
+        }
+    };
+    built.map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })
 }
 
 /// The workload reports of the manifest in `dir`, if it was written for the same inputs
@@ -144,7 +179,7 @@ pub fn run_experiment(
     let _lock = StoreLock::acquire(store.dir(), access)?;
     let warn = |message: &str| progress(Progress::Warning(message));
     let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, &warn)?;
-    let pool = thread_pool(options.threads)?;
+    let pool = thread_pool(options.threads, options.worker.as_ref())?;
     let mut plans = experiment.runs();
     let mut workloads = BTreeMap::new();
     if let Some(selected) = options.shard {
@@ -328,7 +363,8 @@ pub fn report_experiment(
         plans.iter().map(|plan| store.load(&plan.key, &identity.run_hash(&experiment.setup, plan))).collect();
     // Built again (as a fresh single run builds them) for the manifest's workload reports, and to
     // name the shards of missing runs.
-    let workloads = build_workloads(&thread_pool(options.threads)?, experiment, &plans.iter().collect::<Vec<_>>())?;
+    let workloads =
+        build_workloads(&thread_pool(options.threads, None)?, experiment, &plans.iter().collect::<Vec<_>>())?;
     let missing: Vec<usize> = (0..plans.len()).filter(|&index| stored[index].is_none()).collect();
     if !missing.is_empty() {
         return Err(ExperimentError::Incomplete(missing_runs_message(store.dir(), &plans, &workloads, &missing)?));
@@ -525,7 +561,7 @@ fn describe_window(window: &schedlab_sim::MeasurementWindow) -> String {
 /// and validated), and each run passes [`validate_run`]. Fails with the error `run` would give
 /// first; only the simulations are left out.
 pub fn preflight(experiment: &Experiment, threads: usize) -> Result<(), ExperimentError> {
-    let pool = thread_pool(threads)?;
+    let pool = thread_pool(threads, None)?;
     let plans = experiment.runs();
     let workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
     for plan in &plans {

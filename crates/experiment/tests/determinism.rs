@@ -138,3 +138,24 @@ fn run_seeds_differ_across_seeds_and_points_and_are_shared_by_policies() {
     let distinct: std::collections::BTreeSet<u64> = by_workload.values().flatten().copied().collect();
     assert_eq!(distinct.len(), 4);
 }
+
+#[test]
+fn a_worker_wrapper_runs_every_worker_thread_and_changes_no_result() {
+    use schedlab_experiment::{RunOptions, WorkerWrapper, no_progress, run_experiment};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (plain, wrapped) = (temp_dir("wrapper-plain"), temp_dir("wrapper-wrapped"));
+    run(SMALL, &plain, 2).unwrap();
+    let entered = Arc::new(AtomicUsize::new(0));
+    let counter = entered.clone();
+    let worker = WorkerWrapper(Arc::new(move |body| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        body();
+    }));
+    let options =
+        RunOptions { threads: 2, results_dir: wrapped.clone(), worker: Some(worker), ..RunOptions::default() };
+    let result = run_experiment(&crate::common::parse(SMALL).unwrap(), &options, &no_progress).unwrap();
+    assert_eq!(result.ran, 12);
+    assert_eq!(entered.load(Ordering::SeqCst), 2, "one call per worker thread");
+    assert_eq!(read(&plain, "runs.csv"), read(&wrapped, "runs.csv"));
+}

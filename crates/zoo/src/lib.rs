@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 use schedlab_core::{ParamError, ParamSummary, Policy, PolicyEntry, PolicyEnv, PolicyParams};
+use std::sync::{Arc, RwLock};
 
 /// Every policy crate's entries, in the order `schedlab policies` lists them.
 /// `schedlab new-policy` adds one line here (and one dependency in this crate's Cargo.toml).
@@ -44,6 +45,60 @@ pub enum ZooError {
     /// read.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// Occurs when a name has a provider's prefix (`py:...`) but no provider of that prefix is
+    /// installed in this process.
+    #[error("policy '{name}': no provider of '{prefix}:' policies in this program{hint}")]
+    NoProvider {
+        /// The name given.
+        name: String,
+        /// Its prefix.
+        prefix: String,
+        /// Where such policies run, when schedlab knows.
+        hint: String,
+    },
+}
+
+/// Policies from outside the zoo's crates, named `PREFIX:PATH[params]`: the program that embeds
+/// schedlab installs one provider per prefix (the Python package installs `py:`, whose paths
+/// name a Python class as `package.module:Class`). A provider describes and builds policies as a
+/// registry entry does; the files its summary lists (a class's source file, say) enter the run
+/// identity like a policy's data files.
+pub trait PolicyProvider: Send + Sync {
+    /// Reads a policy's name and parameters without building it: its canonical name, accepted
+    /// parameters and the files its runs depend on.
+    fn describe(&self, params: &PolicyParams) -> Result<ParamSummary, ZooError>;
+
+    /// Builds the policy.
+    fn build(&self, params: &PolicyParams, env: &PolicyEnv) -> Result<Box<dyn Policy>, ZooError>;
+}
+
+/// The installed providers by prefix. Process-wide, as the program that embeds schedlab is: the
+/// one global of the zoo, written only by [`install_provider`].
+static PROVIDERS: RwLock<Vec<(String, Arc<dyn PolicyProvider>)>> = RwLock::new(Vec::new());
+
+/// Installs `provider` for names `PREFIX:...`, replacing one installed before for that prefix.
+pub fn install_provider(prefix: &str, provider: Arc<dyn PolicyProvider>) {
+    let mut providers = PROVIDERS.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    providers.retain(|(known, _)| known != prefix);
+    providers.push((prefix.to_string(), provider));
+}
+
+/// The provider of `params` when its name has a prefix (`Ok(None)` for a registry name).
+fn provider(params: &PolicyParams) -> Result<Option<Arc<dyn PolicyProvider>>, ZooError> {
+    let Some((prefix, _)) = params.name.split_once(':') else { return Ok(None) };
+    let providers = PROVIDERS.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match providers.iter().find(|(known, _)| known == prefix) {
+        Some((_, provider)) => Ok(Some(provider.clone())),
+        None => Err(ZooError::NoProvider {
+            name: params.to_string(),
+            prefix: prefix.to_string(),
+            hint: if prefix == "py" {
+                "; a Python class runs from the schedlab Python package (`schedlab.run`, crates/py)".to_string()
+            } else {
+                String::new()
+            },
+        }),
+    }
 }
 
 /// Returns the entry registered under `name`, if any.
@@ -63,6 +118,9 @@ pub fn entry(params: &PolicyParams) -> Result<&'static PolicyEntry, ZooError> {
 /// Reads a policy's parameters without building it (no I/O): its canonical name, accepted
 /// parameters and the data files it would read.
 pub fn describe(params: &PolicyParams) -> Result<ParamSummary, ZooError> {
+    if let Some(provider) = provider(params)? {
+        return provider.describe(params);
+    }
     Ok(entry(params)?.describe(params)?)
 }
 
@@ -74,6 +132,9 @@ pub fn build(text: &str, env: &PolicyEnv) -> Result<Box<dyn Policy>, ZooError> {
 
 /// Builds a policy from already parsed parameters.
 pub fn build_params(params: &PolicyParams, env: &PolicyEnv) -> Result<Box<dyn Policy>, ZooError> {
+    if let Some(provider) = provider(params)? {
+        return provider.build(params, env);
+    }
     Ok(entry(params)?.build(params, env)?)
 }
 
@@ -152,5 +213,42 @@ mod tests {
         assert!(err.to_string().contains("expected a positive number, got -1"), "{err}");
         let err = error("fifo[backfil=true]");
         assert!(err.to_string().contains("accepted parameters: backfill, placement, same_type"), "{err}");
+    }
+
+    /// Builds the registry's policy named by the path: `alias:fifo[backfill=true]` is `fifo[backfill=true]`.
+    struct Alias;
+
+    impl PolicyProvider for Alias {
+        fn describe(&self, params: &PolicyParams) -> Result<ParamSummary, ZooError> {
+            let mut summary =
+                describe(&PolicyParams { name: params.name["alias:".len()..].to_string(), ..params.clone() })?;
+            summary.name = format!("alias:{}", summary.name);
+            summary.files.push("alias.txt".to_string());
+            Ok(summary)
+        }
+
+        fn build(&self, params: &PolicyParams, env: &PolicyEnv) -> Result<Box<dyn Policy>, ZooError> {
+            build_params(&PolicyParams { name: params.name["alias:".len()..].to_string(), ..params.clone() }, env)
+        }
+    }
+
+    #[test]
+    fn a_prefixed_name_goes_to_its_provider_and_without_one_says_where_it_runs() {
+        let err = error("py:examples.fifo:Fifo");
+        assert_eq!(
+            err.to_string(),
+            "policy 'py:examples.fifo:Fifo': no provider of 'py:' policies in this program; a Python class runs \
+             from the schedlab Python package (`schedlab.run`, crates/py)"
+        );
+        install_provider("alias", Arc::new(Alias));
+        let params: PolicyParams = "alias:fifo[backfill=true]".parse().unwrap();
+        let summary = describe(&params).unwrap();
+        assert_eq!(
+            (summary.name.as_str(), summary.files.as_slice()),
+            ("alias:fifo[backfill=true]", &["alias.txt".to_string()][..])
+        );
+        let policy = build_params(&params, &PolicyEnv::new(DataDir::none())).unwrap();
+        assert_eq!(policy.name(), "fifo[backfill=true]");
+        assert!(error("alias:nope").to_string().starts_with("unknown policy 'nope'"));
     }
 }

@@ -1,0 +1,66 @@
+"""Errors arrive as schedlab.SchedlabError with the command line's messages."""
+
+import pytest
+
+import schedlab
+from conftest import small_spec
+
+
+def test_a_wrong_key_names_the_key_and_what_is_accepted(tmp_path):
+    spec = small_spec()
+    spec["seedz"] = [0]
+    with pytest.raises(schedlab.SchedlabError, match="seedz"):
+        schedlab.run(spec, results=tmp_path, progress=False)
+
+
+def test_a_spec_file_error_names_its_file_and_line(tmp_path):
+    spec_file = tmp_path / "bad.yaml"
+    spec_file.write_text(
+        "name: bad\n"
+        "workload: {generator: {gavel-continuous: {jobs: 5, rate_per_hour: 1.0, multi_gpu: false}}, model: rigid}\n"
+        "cluster: {compact: {gpus: {v100: 4}, gpus_per_node: 4}}\n"
+        "perf: rigid\n"
+        "policies: [fifoo]\n"
+    )
+    with pytest.raises(schedlab.SchedlabError) as error:
+        schedlab.run(spec_file, results=tmp_path, progress=False)
+    message = str(error.value)
+    assert message.startswith(f"{spec_file}: line 5"), message
+    assert "fifoo" in message and "did you mean 'fifo'" in message
+
+
+def test_a_missing_spec_file_says_so(tmp_path):
+    with pytest.raises(schedlab.SchedlabError, match="cannot read spec .*nowhere.yaml"):
+        schedlab.run(tmp_path / "nowhere.yaml", results=tmp_path, progress=False)
+
+
+def test_a_python_policy_that_cannot_be_found_says_why(tmp_path):
+    for name, expected in [
+        ("py:no_such_module:Fifo", "cannot import module 'no_such_module'"),
+        ("py:policies_for_tests:Missing", "module 'policies_for_tests' has no class 'Missing'"),
+        ("py:policies_for_tests", "expected py:package.module:Class"),
+    ]:
+        with pytest.raises(schedlab.SchedlabError, match=expected):
+            schedlab.run(small_spec(policies=[name]), results=tmp_path, progress=False)
+
+
+def test_a_python_exception_stops_the_run_with_its_traceback_and_keeps_stored_runs(tmp_path):
+    spec = small_spec(policies=["fifo", "py:policies_for_tests:Failing"], seeds=[0, 1])
+    with pytest.raises(schedlab.SchedlabError) as error:
+        schedlab.run(spec, results=tmp_path, threads=1, progress=False)
+    message = str(error.value)
+    assert "Traceback (most recent call last)" in message
+    assert "RuntimeError: deliberate failure in a test policy" in message
+    assert "policies_for_tests.py" in message
+    # The Rust policy's runs that finished are stored: a rerun without the failing policy reuses them.
+    stored = list((tmp_path / "py-small" / "runs").glob("*fifo*.json"))
+    spec["policies"] = ["fifo"]
+    again = schedlab.run(spec, results=tmp_path, progress=False)
+    assert again.reused == len(stored) and again.reused >= 1
+
+
+def test_a_python_decision_is_checked_as_a_rust_one(tmp_path):
+    with pytest.raises(schedlab.SchedlabError, match="node"):
+        schedlab.run(small_spec(policies=["py:policies_for_tests:OutOfCluster"]), results=tmp_path, progress=False)
+    with pytest.raises(schedlab.SchedlabError, match="returned dict; expected a schedlab.Decision or None"):
+        schedlab.run(small_spec(policies=["py:policies_for_tests:WrongReturn"]), results=tmp_path, progress=False)

@@ -1,0 +1,85 @@
+"""Runs and results: DataFrames of runs, tables and claims, reuse of stored runs, one run."""
+
+import pandas
+import polars
+import pyarrow
+import pytest
+
+import schedlab
+from conftest import small_spec
+
+
+def test_a_dict_spec_runs_and_comes_back_as_dataframes(tmp_path):
+    spec = small_spec(
+        policies=["fifo", "sjf"],
+        seeds=[0, 1],
+        tables=[{"name": "avg_jct", "metric": "avg_jct_hours", "rows": "policy", "columns": "seed"}],
+    )
+    results = schedlab.run(spec, results=tmp_path, threads=2, progress=False)
+    assert results.dir == tmp_path / "py-small"
+    assert (results.ran, results.reused) == (4, 0)
+    assert isinstance(results.runs, pandas.DataFrame)
+    assert sorted(results.runs["policy"].unique()) == ["fifo", "sjf"]
+    assert {"avg_jct_hours", "utilization", "seed"} <= set(results.runs.columns)
+    assert list(results.tables) == ["avg_jct"]
+    assert results.claims is None
+    # The DataFrame holds what runs.csv holds.
+    on_disk = pandas.read_csv(results.dir / "runs.csv")
+    pandas.testing.assert_frame_equal(results.runs, on_disk)
+
+    again = schedlab.run(spec, results=tmp_path, frame="polars", progress=False)
+    assert (again.ran, again.reused) == (0, 4)
+    assert isinstance(again.runs, polars.DataFrame)
+    assert again.runs["avg_jct_hours"].to_list() == results.runs["avg_jct_hours"].to_list()
+    arrow = schedlab.run(spec, results=tmp_path, frame="arrow", progress=False)
+    assert isinstance(arrow.runs, pyarrow.Table)
+
+
+def test_a_spec_file_runs_with_its_claims(tmp_path):
+    spec_file = tmp_path / "claims.yaml"
+    spec_file.write_text(
+        "name: py-claims\n"
+        "workload:\n"
+        "  generator: {gavel-continuous: {jobs: 40, rate_per_hour: 1.0, multi_gpu: true}}\n"
+        "  model: rigid\n"
+        "cluster: {compact: {gpus: {v100: 8, p100: 8, k80: 8}, gpus_per_node: 4}}\n"
+        "perf: rigid\n"
+        "policies: [fifo, sjf]\n"
+        "seeds: [0, 1]\n"
+        "claims:\n"
+        "  - {text: sjf beats fifo, metric: avg_jct_hours, ratio: [fifo, sjf], expected: 1.2, tolerance: 0.5,"
+        " source: a test}\n"
+    )
+    results = schedlab.run(spec_file, results=tmp_path / "out", progress=False)
+    assert results.claims is not None
+    row = results.claims.iloc[0]
+    assert row["claim"] == "sjf beats fifo"
+    assert row["verdict"] in {"holds", "missed", "inconclusive", "unreachable"}
+    assert row["measured"] == pytest.approx(
+        results.runs.query("policy == 'fifo'")["avg_jct_hours"].mean()
+        / results.runs.query("policy == 'sjf'")["avg_jct_hours"].mean()
+    )
+
+
+def test_simulate_runs_one_run_in_memory(tmp_path):
+    spec = small_spec(policies=["fifo", "las"], seeds=[0, 1])
+    run = schedlab.simulate(spec, policy="las", seed=1)
+    assert run.policy == "las" and run.seed == 1
+    assert len(run.jobs) == 60 and set(run.jobs.columns) == {"job", "jct_s"}
+    stored = schedlab.run(spec, results=tmp_path, progress=False).runs
+    row = stored.query("policy == 'las' and seed == 1").iloc[0]
+    assert run.metrics["avg_jct_hours"] == row["avg_jct_hours"]
+    assert run.jobs["jct_s"].mean() / 3600 == pytest.approx(row["avg_jct_hours"])
+    with pytest.raises(schedlab.SchedlabError, match="2 runs of 'py-small' match; choose one"):
+        schedlab.simulate(spec, policy="las")
+    with pytest.raises(schedlab.SchedlabError, match="no run of 'py-small' matches"):
+        schedlab.simulate(spec, policy="srtf")
+
+
+def test_policies_lists_the_zoo_with_parameters():
+    zoo = schedlab.policies()
+    assert list(zoo.columns) == ["name", "oracle", "params", "description"]
+    fifo = zoo.set_index("name").loc["fifo"]
+    assert fifo["params"].startswith("backfill=false") and not fifo["oracle"]
+    assert zoo.set_index("name").loc["sjf"]["oracle"]
+    assert {"gavel-las", "hadar", "pollux", "rltune", "dl2"} <= set(zoo["name"])
