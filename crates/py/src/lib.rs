@@ -13,6 +13,7 @@ use schedlab_experiment::{Experiment, Progress, RunOptions, WorkerWrapper, run_e
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod gym;
 mod provider;
 mod view;
 
@@ -201,5 +202,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<view::Allocation>()?;
     module.add_class::<view::Decision>()?;
     module.add_class::<view::RunInfo>()?;
+    module.add_class::<gym::RlTuneEpisodes>()?;
     Ok(())
 }

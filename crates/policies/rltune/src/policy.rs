@@ -4,7 +4,7 @@
 
 use crate::allocation::{Placement, WaysSolver, Weights, candidate_ways, choose_way, milp_place};
 use crate::network::{Agent, QUEUE_SLOTS, log_softmax, sample};
-use crate::observation::{PoolRules, job_pools, observe, placement_ways};
+use crate::observation::{Observation, PoolRules, job_pools, observe, placement_ways};
 use crate::placement::Way;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -84,6 +84,15 @@ pub struct Step {
     pub log_prob: f64,
 }
 
+/// Chooses slots for RLTune's loop from outside this crate: the Python package's Gymnasium
+/// environment hands each observation to its caller and waits for the action.
+pub trait SlotChooser: Send + Sync + std::fmt::Debug {
+    /// The slot of the job to start next, among the occupied slots of `observation` (the first
+    /// 128 waiting jobs in arrival order), or `None` to start nothing more at this instant (the
+    /// authors' `skip_schedule`). An unoccupied slot is the chooser's to handle.
+    fn choose(&self, observation: &Observation) -> Result<Option<usize>, PolicyError>;
+}
+
 /// How the next job is chosen.
 #[derive(Clone, Debug)]
 pub enum Chooser {
@@ -97,6 +106,8 @@ pub enum Chooser {
         /// Draw from the distribution (`true`, the authors' evaluation) or take its mode.
         sample: bool,
     },
+    /// A chooser outside this crate.
+    External(Arc<dyn SlotChooser>),
 }
 
 /// RLTune's scheduling loop with a chooser; see the module docs.
@@ -186,16 +197,36 @@ impl RlTune {
         })
     }
 
-    fn choose(&mut self, context: &Context<'_>, plan: &schedlab_core::ClusterView, queue: &[&JobView]) -> JobId {
+    /// The next job to start, or `None` when an external chooser skips.
+    fn choose(
+        &mut self,
+        context: &Context<'_>,
+        plan: &schedlab_core::ClusterView,
+        queue: &[&JobView],
+    ) -> Result<Option<JobId>, PolicyError> {
         match &self.chooser {
             Chooser::Order(order) => {
                 let now = context.now.secs();
                 let score = |job: &JobView| order.score(job, now, self.wait_as_code);
-                queue
-                    .iter()
-                    .min_by(|a, b| score(a).total_cmp(&score(b)).then(a.id.cmp(&b.id)))
-                    .expect("the queue is not empty")
-                    .id
+                Ok(Some(
+                    queue
+                        .iter()
+                        .min_by(|a, b| score(a).total_cmp(&score(b)).then(a.id.cmp(&b.id)))
+                        .expect("the queue is not empty")
+                        .id,
+                ))
+            }
+            Chooser::External(chooser) => {
+                let observation = observe(context.now, plan, queue, &self.rules);
+                match chooser.choose(&observation)? {
+                    None => Ok(None),
+                    Some(slot) if slot < queue.len().min(QUEUE_SLOTS) => Ok(Some(queue[slot].id)),
+                    Some(slot) => Err(PolicyError::Unsupported(format!(
+                        "{}: the chooser picked slot {slot}, but only slots 0 to {} hold a job",
+                        self.name,
+                        queue.len().min(QUEUE_SLOTS) - 1
+                    ))),
+                }
             }
             Chooser::Agent { agent, sample: draw } => {
                 let observation = observe(context.now, plan, queue, &self.rules);
@@ -217,7 +248,7 @@ impl RlTune {
                         log_prob: log_probs[slot],
                     });
                 }
-                queue[slot].id
+                Ok(Some(queue[slot].id))
             }
         }
     }
@@ -306,7 +337,7 @@ impl Policy for RlTune {
                     if queue.is_empty() {
                         break;
                     }
-                    let id = self.choose(context, &plan, &queue);
+                    let Some(id) = self.choose(context, &plan, &queue)? else { break };
                     self.committed = Some(id);
                     id
                 }

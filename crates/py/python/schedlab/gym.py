@@ -1,0 +1,98 @@
+"""RLTune's job-ordering problem as a Gymnasium environment, on schedlab's Rust engine.
+
+An episode is a window of ``window`` consecutive jobs of a spec's workload (its first run's
+trace or generator, cluster and perf model), replayed from time 0 by RLTune's scheduling loop
+(``crates/policies/rltune``): whenever the cluster may start a job, the agent picks one of the
+first 128 waiting jobs in arrival order; a job that cannot be placed yet is waited for (no
+backfilling); once placed, the agent picks again at the same instant.
+
+- Observation: ``float32`` array of shape (128, 7), RLTune's features per queue slot (empty
+  slots hold the authors' filler values), in [0, 1] but the last ("can start now"), in [0, 1.5].
+- Action: ``Discrete(128)``, a queue slot. ``info["action_mask"]`` and ``action_masks()`` say
+  which slots hold a job. An empty slot starts the earliest waiting job (``invalid_action="fcfs"``,
+  the default), starts nothing until the next event (``"skip"``, the authors' ``skip_schedule``),
+  or raises (``"error"``).
+- Reward: 0 until the episode ends, then the authors' ``(base - rl) / max(base, rl, 1)`` on the
+  episode's score for ``objective`` (``bsld``: mean bounded slowdown, ``wait``: mean waiting
+  time, ``turnaround``: mean JCT, ``utilization``: minus the utilisation), where ``base`` is
+  FCFS's score on the same window; with ``relative=False``, minus the score itself.
+
+``reset(seed=...)`` is reproducible: the window's start and the run's seed are drawn from the
+environment's generator, which the seed resets.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import _native, _source
+
+QUEUE_SLOTS = 128
+JOB_FEATURES = 7
+
+
+class RLTuneEnv(gymnasium.Env):
+    """RLTune's job ordering on a spec's workload; see the module documentation."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        spec: Any,
+        objective: str = "bsld",
+        window: int = 256,
+        max_start: Optional[int] = None,
+        invalid_action: str = "fcfs",
+        relative: bool = True,
+        env: Optional[str] = None,
+    ):
+        text, path = _source(spec)
+        self._episodes = _native.RlTuneEpisodes(
+            text, path, objective, window, max_start, invalid_action, relative, env
+        )
+        # Every feature lies in [0, 1] but the last, "can start now", which is 1.5 (x 0.99999)
+        # when the job has two ways or more to start.
+        high = np.ones((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
+        high[:, -1] = 1.5
+        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        self.action_space = spaces.Discrete(QUEUE_SLOTS)
+        self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
+        self._info: Dict[str, Any] = {}
+
+    @staticmethod
+    def _observation(features: bytes) -> np.ndarray:
+        return np.frombuffer(features, dtype="<f4").reshape(QUEUE_SLOTS, JOB_FEATURES)
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts an episode. ``options={"start": J}`` fixes the window's first job."""
+        super().reset(seed=seed)
+        start = (options or {}).get("start")
+        if start is None:
+            start = int(self.np_random.integers(0, self._episodes.last_start + 1))
+        run_seed = int(self.np_random.integers(0, 2**63))
+        features, mask, base = self._episodes.reset(int(start), run_seed)
+        self._mask = np.frombuffer(mask, dtype=bool)
+        self._info = {"window_start": int(start), "base_score": base}
+        return self._observation(features), {**self._info, "action_mask": self._mask}
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        features, mask, reward, terminated, score = self._episodes.step(int(action))
+        if terminated:
+            self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
+            observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
+            info = {**self._info, "score": score, "action_mask": self._mask}
+        else:
+            self._mask = np.frombuffer(mask, dtype=bool)
+            observation = self._observation(features)
+            info = {"action_mask": self._mask}
+        return observation, float(reward), bool(terminated), False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The slots that hold a job (for action-masking agents such as sb3-contrib's MaskablePPO)."""
+        return self._mask

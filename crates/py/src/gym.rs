@@ -1,0 +1,322 @@
+//! RLTune's job-ordering environment, stepped from Python (`schedlab.gym.RLTuneEnv`): an
+//! episode is a window of consecutive jobs of a spec's workload run through schedlab's engine
+//! by RLTune's scheduling loop, whose choices come from the caller. The episode runs on a
+//! thread of its own; each choice is handed over a rendezvous channel, so the engine and the
+//! caller alternate and an episode is a pure function of its window, seed and actions.
+
+use crate::SchedlabError;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use schedlab_cluster::PerfModel;
+use schedlab_core::{ClusterSpec, JobSpec, PolicyError};
+use schedlab_policies_rltune::network::QUEUE_SLOTS;
+use schedlab_policies_rltune::observation::{Observation, PoolRules};
+use schedlab_policies_rltune::{Chooser, Order, SlotChooser, rules_of};
+use schedlab_rltune_env::{Environment, Objective};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// What the episode thread tells the environment.
+enum Message {
+    /// The engine waits for a choice.
+    Observe(Observation),
+    /// The episode ended: its score on the objective, or why it failed.
+    Done(Result<f64, String>),
+}
+
+/// The chooser the episode's RLTune loop asks: it hands the observation over and waits.
+#[derive(Debug)]
+struct ChannelChooser {
+    observations: SyncSender<Message>,
+    actions: Mutex<Receiver<Option<usize>>>,
+}
+
+impl std::fmt::Debug for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Message::Observe(_) => "Observe",
+            Message::Done(_) => "Done",
+        })
+    }
+}
+
+impl SlotChooser for ChannelChooser {
+    fn choose(&self, observation: &Observation) -> Result<Option<usize>, PolicyError> {
+        let closed = || PolicyError::Unsupported("the environment closed the episode".to_string());
+        let features = Observation { features: observation.features.clone(), mask: observation.mask.clone() };
+        self.observations.send(Message::Observe(features)).map_err(|_| closed())?;
+        self.actions.lock().map_err(|_| closed())?.recv().map_err(|_| closed())
+    }
+}
+
+/// What to do with an action that names an empty slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InvalidAction {
+    /// Start the earliest waiting job (slot 0), FCFS's choice.
+    Fcfs,
+    /// Start nothing more at this instant (the authors' `skip_schedule`).
+    Skip,
+    /// Raise `ValueError`.
+    Error,
+}
+
+/// The episode under way.
+struct Running {
+    /// What the episode thread says, and where the actions go (`None` once closed).
+    channels: Option<(Receiver<Message>, SyncSender<Option<usize>>)>,
+    thread: Option<JoinHandle<()>>,
+    /// FCFS's score on the same window.
+    base: f64,
+    mask: Vec<bool>,
+    start: usize,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // Closing both channels ends the episode thread at its next choice (an error it reports
+        // to nobody); waiting for it keeps no thread behind.
+        self.channels = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Episodes of RLTune's environment on a spec's workload.
+#[pyclass(module = "schedlab", name = "RlTuneEpisodes", unsendable)]
+pub struct RlTuneEpisodes {
+    cluster: Arc<ClusterSpec>,
+    jobs: Arc<Vec<JobSpec>>,
+    perf: Arc<dyn PerfModel>,
+    rules: PoolRules,
+    objective: Objective,
+    window: usize,
+    /// Episodes start at a job index in `0..=last_start`.
+    last_start: usize,
+    invalid: InvalidAction,
+    relative: bool,
+    running: Option<Running>,
+}
+
+fn error(message: impl std::fmt::Display) -> PyErr {
+    SchedlabError::new_err(message.to_string())
+}
+
+fn features_bytes<'py>(py: Python<'py>, features: &[f32]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = features.iter().flat_map(|value| value.to_le_bytes()).collect();
+    PyBytes::new(py, &bytes)
+}
+
+fn mask_bytes<'py>(py: Python<'py>, mask: &[bool]) -> Bound<'py, PyBytes> {
+    let bytes: Vec<u8> = mask.iter().map(|&occupied| u8::from(occupied)).collect();
+    PyBytes::new(py, &bytes)
+}
+
+#[pymethods]
+impl RlTuneEpisodes {
+    /// Reads the spec (its first run's workload, cluster and perf model). `env` names the
+    /// authors' environment whose rules apply (`philly`, `helios`, `alibaba`) unless the spec's
+    /// first policy is `rltune-fcfs[...]`, whose parameters give them.
+    #[new]
+    #[pyo3(signature = (text, path, objective = "bsld", window = 256, max_start = None, invalid_action = "fcfs", relative = true, env = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        text: Option<String>,
+        path: Option<String>,
+        objective: &str,
+        window: usize,
+        max_start: Option<usize>,
+        invalid_action: &str,
+        relative: bool,
+        env: Option<String>,
+    ) -> PyResult<RlTuneEpisodes> {
+        let objective =
+            Objective::parse(objective).map_err(|message| PyValueError::new_err(format!("objective: {message}")))?;
+        let invalid = match invalid_action {
+            "fcfs" => InvalidAction::Fcfs,
+            "skip" => InvalidAction::Skip,
+            "error" => InvalidAction::Error,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "invalid_action '{other}': expected 'fcfs', 'skip' or 'error'"
+                )));
+            }
+        };
+        if window == 0 {
+            return Err(PyValueError::new_err("window: expected at least one job"));
+        }
+        py.detach(move || {
+            let experiment = crate::load(text, path).map_err(error)?;
+            let plan = experiment.runs().into_iter().next().ok_or_else(|| error("the spec has no runs"))?;
+            let rules = match env.as_deref() {
+                Some(name @ ("philly" | "helios" | "alibaba")) => PoolRules::for_env(name),
+                Some(other) => {
+                    return Err(PyValueError::new_err(format!(
+                        "env '{other}': expected 'philly', 'helios' or 'alibaba'"
+                    )));
+                }
+                None if plan.policy.0.name == "rltune-fcfs" => rules_of(&plan.policy.0).map_err(error)?,
+                None => PoolRules::for_env("philly"),
+            };
+            let workload = experiment.setup.workload(&experiment.inputs.workload, &plan).map_err(error)?;
+            let jobs = workload.jobs;
+            if jobs.len() < window {
+                return Err(error(format!(
+                    "window: episodes of {window} jobs need at least that many; the spec's workload has {}",
+                    jobs.len()
+                )));
+            }
+            let latest = jobs.len() - window;
+            let last_start = match max_start {
+                Some(start) if start > latest => {
+                    return Err(PyValueError::new_err(format!(
+                        "max_start {start}: an episode of {window} jobs starts at job {latest} at the latest"
+                    )));
+                }
+                Some(start) => start,
+                None => latest,
+            };
+            Ok(RlTuneEpisodes {
+                cluster: experiment.setup.cluster.clone(),
+                jobs: Arc::new(jobs),
+                perf: experiment.setup.perf.clone(),
+                rules,
+                objective,
+                window,
+                last_start,
+                invalid,
+                relative,
+                running: None,
+            })
+        })
+    }
+
+    /// The last job index an episode may start at.
+    #[getter]
+    fn last_start(&self) -> usize {
+        self.last_start
+    }
+
+    /// Jobs in the spec's workload.
+    #[getter]
+    fn jobs(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Starts an episode at job `start` with `seed` (the run's seed): runs FCFS on the window for
+    /// the reward's baseline, then RLTune's loop up to its first choice. Returns the observation
+    /// (little-endian float32 bytes, 128 x 7), the mask (one byte per slot) and FCFS's score.
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        start: usize,
+        seed: u64,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, f64)> {
+        if start > self.last_start {
+            return Err(PyValueError::new_err(format!(
+                "start {start}: episodes start at job {} at the latest",
+                self.last_start
+            )));
+        }
+        self.running = None;
+        let (cluster, jobs, perf, rules, objective, window) =
+            (self.cluster.clone(), self.jobs.clone(), self.perf.clone(), self.rules, self.objective, self.window);
+        let (running, first) = py.detach(move || {
+            let environment = Environment { cluster: cluster.clone(), jobs: &jobs, perf: perf.as_ref() };
+            let (base, _) =
+                environment.run(Chooser::Order(Order::Fcfs), rules, objective, (start, window), seed).map_err(error)?;
+            let (observations_in, observations) = sync_channel(0);
+            let (actions, actions_out) = sync_channel(0);
+            let chooser = ChannelChooser { observations: observations_in.clone(), actions: Mutex::new(actions_out) };
+            let thread = std::thread::Builder::new()
+                .name(format!("schedlab-episode-{start}"))
+                .spawn(move || {
+                    let environment = Environment { cluster, jobs: &jobs, perf: perf.as_ref() };
+                    let chooser = Chooser::External(Arc::new(chooser));
+                    let result = environment.run(chooser, rules, objective, (start, window), seed);
+                    // Nobody listens any more when the episode was abandoned.
+                    let _ = observations_in.send(Message::Done(result.map(|(score, _)| score)));
+                })
+                .map_err(|e| error(format!("cannot start the episode's thread: {e}")))?;
+            let first = observations.recv().map_err(|_| error("the episode ended without a word"))?;
+            let running = Running {
+                channels: Some((observations, actions)),
+                thread: Some(thread),
+                base,
+                mask: Vec::new(),
+                start,
+            };
+            Ok::<_, PyErr>((running, first))
+        })?;
+        let mut running = running;
+        match first {
+            Message::Observe(observation) => {
+                let bytes =
+                    (features_bytes(py, &observation.features), mask_bytes(py, &observation.mask), running.base);
+                running.mask = observation.mask;
+                self.running = Some(running);
+                Ok(bytes)
+            }
+            Message::Done(Ok(_)) => Err(error(format!(
+                "the window of jobs {start}..{} asks for no choice (every job started as it arrived); \
+                 choose another start",
+                start + self.window
+            ))),
+            Message::Done(Err(message)) => Err(error(message)),
+        }
+    }
+
+    /// Takes `action` (a slot) and runs the engine to the next choice or the episode's end.
+    /// Returns the observation and mask (None at the end), the reward (0 until the end), whether
+    /// the episode ended, and the episode's score then (None before).
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: i64,
+    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>)> {
+        let (invalid, relative) = (self.invalid, self.relative);
+        let running = self.running.as_mut().ok_or_else(|| error("step before reset: call reset() first"))?;
+        let occupied = usize::try_from(action).ok().filter(|&slot| slot < QUEUE_SLOTS && running.mask[slot]);
+        let choice = match (occupied, invalid) {
+            (Some(slot), _) => Some(slot),
+            (None, InvalidAction::Fcfs) => Some(0),
+            (None, InvalidAction::Skip) => None,
+            (None, InvalidAction::Error) => {
+                return Err(PyValueError::new_err(format!(
+                    "action {action}: slot {action} holds no job (occupied slots: 0 to {})",
+                    running.mask.iter().filter(|&&occupied| occupied).count().saturating_sub(1)
+                )));
+            }
+        };
+        // The channels go to the detached closure (a receiver stays on one thread at a time).
+        let (observations, actions) = running.channels.take().expect("open while running");
+        let (message, channels) = py.detach(move || {
+            let message = actions
+                .send(choice)
+                .map_err(|_| "the episode's thread ended".to_string())
+                .and_then(|()| observations.recv().map_err(|_| "the episode's thread ended".to_string()));
+            (message, (observations, actions))
+        });
+        running.channels = Some(channels);
+        match message.map_err(error)? {
+            Message::Observe(observation) => {
+                let features = features_bytes(py, &observation.features);
+                let mask = mask_bytes(py, &observation.mask);
+                running.mask = observation.mask;
+                Ok((Some(features), Some(mask), 0.0, false, None))
+            }
+            Message::Done(result) => {
+                let base = running.base;
+                let start = running.start;
+                self.running = None;
+                let score = result.map_err(|message| error(format!("episode at job {start}: {message}")))?;
+                let reward = if relative { (base - score) / base.max(score).max(1.0) } else { -score };
+                Ok((None, None, reward, true, Some(score)))
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+"""The Gymnasium environment: the checker, reproducible resets, FCFS as a baseline, errors."""
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import schedlab
+from schedlab.gym import RLTuneEnv
+
+PHILLY_TRAIN = "crates/policies/rltune/weights/philly-train.yaml"
+
+
+@pytest.fixture(scope="module")
+def env(data):
+    return RLTuneEnv(PHILLY_TRAIN, window=64, max_start=10_000)
+
+
+def play(env, seed, choose, options=None):
+    """One episode: observations, rewards and the final info."""
+    observation, info = env.reset(seed=seed, options=options)
+    observations, rewards = [observation.copy()], []
+    while True:
+        observation, reward, terminated, truncated, info = env.step(choose(info["action_mask"]))
+        observations.append(observation.copy())
+        rewards.append(reward)
+        if terminated or truncated:
+            return observations, rewards, info
+
+
+def test_the_environment_passes_gymnasiums_checker(env):
+    check_env(env, skip_render_check=True)
+
+
+def test_reset_with_a_seed_is_reproducible(env):
+    def random_choice(seed):
+        rng = np.random.default_rng(seed)
+        return lambda mask: int(rng.choice(np.flatnonzero(mask)))
+
+    first = play(env, 7, random_choice(1))
+    second = play(env, 7, random_choice(1))
+    assert first[2]["window_start"] == second[2]["window_start"]
+    assert first[1] == second[1] and first[2]["score"] == second[2]["score"]
+    assert all(np.array_equal(a, b) for a, b in zip(first[0], second[0]))
+    other = env.reset(seed=8)[1]["window_start"]
+    assert other != first[2]["window_start"]
+
+
+def test_always_the_first_slot_is_fcfs_and_earns_nothing(env):
+    # The first slot holds the earliest waiting job: FCFS's choice, so the agent's score is the
+    # baseline's and the authors' relative reward is exactly 0.
+    observations, rewards, info = play(env, 3, lambda mask: 0, options={"start": 4_000})
+    assert info["score"] == info["base_score"] and rewards[-1] == 0.0
+    assert all(reward == 0.0 for reward in rewards)
+    # Masked-out slots map to slot 0 by default: the same episode.
+    _, same, same_info = play(env, 3, lambda mask: 127 if not mask[127] else 0, options={"start": 4_000})
+    assert same_info["score"] == info["score"]
+
+
+def test_the_reward_is_relative_to_fcfs_or_the_score_itself(data):
+    relative = RLTuneEnv(PHILLY_TRAIN, window=64, max_start=10_000)
+    absolute = RLTuneEnv(PHILLY_TRAIN, window=64, max_start=10_000, relative=False)
+    last = lambda mask: int(np.flatnonzero(mask)[-1])  # the latest arrival first
+    _, rewards, info = play(relative, 5, last, options={"start": 6_000})
+    _, absolute_rewards, absolute_info = play(absolute, 5, last, options={"start": 6_000})
+    base, score = info["base_score"], info["score"]
+    assert rewards[-1] == pytest.approx((base - score) / max(base, score, 1.0))
+    assert absolute_rewards[-1] == pytest.approx(-absolute_info["score"]) and absolute_info["score"] == score
+
+
+def test_invalid_actions_and_settings_say_what_is_expected(data):
+    strict = RLTuneEnv(PHILLY_TRAIN, window=16, max_start=10_000, invalid_action="error")
+    _, info = strict.reset(seed=0)
+    empty = int(np.flatnonzero(~info["action_mask"])[0])
+    with pytest.raises(ValueError, match=f"action {empty}: slot {empty} holds no job"):
+        strict.step(empty)
+    with pytest.raises(ValueError, match="objective: expected one of bsld, wait, turnaround, utilization"):
+        RLTuneEnv(PHILLY_TRAIN, objective="speed")
+    with pytest.raises(ValueError, match="invalid_action 'random'"):
+        RLTuneEnv(PHILLY_TRAIN, invalid_action="random")
+    with pytest.raises(schedlab.SchedlabError, match="episodes of 100000 jobs need at least that many"):
+        RLTuneEnv(PHILLY_TRAIN, window=100_000)
+    with pytest.raises(schedlab.SchedlabError, match="step before reset"):
+        RLTuneEnv(PHILLY_TRAIN, window=16).step(0)
+
+
+def test_an_abandoned_episode_leaves_no_thread_behind(env):
+    import os
+
+    def threads():
+        return len(os.listdir("/proc/self/task"))
+
+    env.reset(seed=0)
+    during = threads()  # the episode's thread runs beside this one
+    for seed in range(1, 6):
+        env.reset(seed=seed)
+        env.step(0)
+    assert threads() == during
+    play(env, 11, lambda mask: 0)  # ends its episode: its thread is joined
+    assert threads() == during - 1

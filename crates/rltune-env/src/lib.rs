@@ -1,0 +1,139 @@
+//! RLTune's episodes without a network library: windows of a workload, the objectives the
+//! authors score them on, and an episode run through schedlab's engine with any [`Chooser`],
+//! rewarded against FCFS on the same window as the authors' environment rewards it. The trainer
+//! (`schedlab-rltune-train`) and the Python package's Gymnasium environment both run these.
+
+use schedlab_cluster::PerfModel;
+use schedlab_core::{ClusterSpec, JobId, JobSpec, Time};
+use schedlab_policies_rltune::network::Agent;
+use schedlab_policies_rltune::observation::PoolRules;
+use schedlab_policies_rltune::{Chooser, Order, RlTune, Step};
+use schedlab_sim::SimConfig;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// What an agent is trained to lower: the authors' `--score_type` 0-3 (`job_score` and
+/// `post_process_score`, helios_env_base_v2.py 1318-1345 and 1688-1720). An episode's score is
+/// the mean over its jobs, except utilisation, whose score is minus the GPU-seconds of the
+/// episode's jobs over the cluster's GPU-seconds from the first arrival to the last finish.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// 0: mean bounded slowdown `max(1, (wait + run) / max(run, 10 s))`.
+    #[default]
+    Bsld,
+    /// 1: mean waiting time (first start minus arrival), in seconds.
+    Wait,
+    /// 2: mean turnaround time (finish minus arrival), in seconds.
+    Turnaround,
+    /// 3: utilisation, negated (lower is better, as the other scores).
+    Utilization,
+}
+
+impl Objective {
+    /// Every objective, in the authors' `score_type` order.
+    pub const ALL: [Objective; 4] = [Objective::Bsld, Objective::Wait, Objective::Turnaround, Objective::Utilization];
+
+    /// The name used on the command line, in manifests and in built-in weights names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Bsld => "bsld",
+            Objective::Wait => "wait",
+            Objective::Turnaround => "turnaround",
+            Objective::Utilization => "utilization",
+        }
+    }
+
+    /// Parses [`Objective::name`].
+    pub fn parse(text: &str) -> Result<Objective, String> {
+        Objective::ALL.into_iter().find(|objective| objective.name() == text).ok_or_else(|| {
+            let known: Vec<&str> = Objective::ALL.iter().map(|objective| objective.name()).collect();
+            format!("expected one of {}, got '{text}'", known.join(", "))
+        })
+    }
+
+    /// The episode's score (lower is better), as the authors' environment computes it.
+    pub fn score(self, result: &schedlab_sim::RunResult) -> f64 {
+        let metrics = &result.metrics;
+        match self {
+            Objective::Bsld => metrics.avg_bounded_slowdown,
+            Objective::Wait => metrics.avg_queueing_delay,
+            Objective::Turnaround => metrics.avg_jct,
+            Objective::Utilization => -metrics.utilization,
+        }
+    }
+}
+
+/// One episode's window: jobs `start..start + window` of the workload, rebased to start at 0.
+pub fn window(jobs: &[JobSpec], start: usize, len: usize) -> Vec<JobSpec> {
+    let origin = jobs[start].arrival;
+    jobs[start..start + len]
+        .iter()
+        .enumerate()
+        .map(|(index, job)| {
+            let mut job = job.clone();
+            job.id = JobId(index as u32);
+            job.arrival = Time::from_secs(job.arrival.secs() - origin.secs());
+            job
+        })
+        .collect()
+}
+
+/// The environment an agent trains in.
+pub struct Environment<'a> {
+    /// The cluster.
+    pub cluster: Arc<ClusterSpec>,
+    /// The whole workload (sorted, ids = positions).
+    pub jobs: &'a [JobSpec],
+    /// Ground truth.
+    pub perf: &'a dyn PerfModel,
+}
+
+/// One finished episode.
+pub struct Episode {
+    /// The agent's decisions.
+    pub steps: Vec<Step>,
+    /// The reward at the end.
+    pub reward: f64,
+    /// The agent's score on the trained objective.
+    pub rl_score: f64,
+    /// FCFS's score.
+    pub base_score: f64,
+}
+
+impl Environment<'_> {
+    /// Runs `chooser` on jobs `start..start + len`; returns its score on `objective` and the
+    /// agent's recorded steps.
+    pub fn run(
+        &self,
+        chooser: Chooser,
+        rules: PoolRules,
+        objective: Objective,
+        (start, len): (usize, usize),
+        seed: u64,
+    ) -> Result<(f64, Vec<Step>), String> {
+        let jobs = window(self.jobs, start, len);
+        let mut policy = RlTune::new("rltune-train".to_string(), chooser, rules, false);
+        policy.record = Some(Vec::new());
+        let config = SimConfig { seed, check_invariants: false, ..SimConfig::default() };
+        let result = schedlab_sim::run(self.cluster.clone(), &jobs, self.perf, &mut policy, &config)
+            .map_err(|error| format!("window {start}..{}: {error}", start + len))?;
+        Ok((objective.score(&result), policy.record.take().unwrap_or_default()))
+    }
+
+    /// One training episode: FCFS, then the sampling agent, on the same window.
+    pub fn episode(
+        &self,
+        agent: &Arc<Agent>,
+        rules: PoolRules,
+        objective: Objective,
+        window: (usize, usize),
+        seed: u64,
+    ) -> Result<Episode, String> {
+        let (base, _) = self.run(Chooser::Order(Order::Fcfs), rules, objective, window, seed)?;
+        let (rl, steps) =
+            self.run(Chooser::Agent { agent: Arc::clone(agent), sample: true }, rules, objective, window, seed)?;
+        let reward = (base - rl) / base.max(rl).max(1.0);
+        Ok(Episode { steps, reward, rl_score: rl, base_score: base })
+    }
+}
