@@ -78,8 +78,29 @@ fn python_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>>
 impl PolicyProvider for PythonPolicies {
     fn describe(&self, params: &PolicyParams) -> Result<ParamSummary, ZooError> {
         Python::attach(|py| {
-            let (_, file) = find_class(py, params)?;
-            Ok(ParamSummary { name: params.to_string(), params: Vec::new(), files: file.into_iter().collect() })
+            let (class, file) = find_class(py, params)?;
+            if let Some(file) = file.filter(|file| std::path::Path::new(file).is_file()) {
+                // The module's source file is hashed into the identity like a data file.
+                return Ok(ParamSummary { name: params.to_string(), params: Vec::new(), files: vec![file] });
+            }
+            // No file (a notebook's class): its source's digest pins the name, which the
+            // identity records as it records pinned weights.
+            let digest = py
+                .import("schedlab._identity")
+                .and_then(|module| module.call_method1("class_source_digest", (class,)))
+                .and_then(|digest| digest.extract::<Option<String>>())
+                .map_err(|error| param_error(params, describe_exception(py, &error)))?
+                .ok_or_else(|| {
+                    param_error(
+                        params,
+                        "its module has no source file and Python keeps no source of the class, so a change to it \
+                         could not rerun its runs; define it in a module file"
+                            .to_string(),
+                    )
+                })?;
+            let mut pinned = params.clone();
+            pinned.args.push(("source".to_string(), digest));
+            Ok(ParamSummary { name: pinned.to_string(), params: Vec::new(), files: Vec::new() })
         })
     }
 

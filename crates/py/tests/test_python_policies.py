@@ -75,3 +75,25 @@ def test_the_policy_source_file_is_part_of_the_run_identity(tmp_path, monkeypatc
     assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
     manifest = (first.dir / "manifest.json").read_text()
     assert os.fspath(module) in manifest
+
+
+def test_a_class_without_a_source_file_is_pinned_by_its_source(tmp_path, monkeypatch):
+    # A notebook's class: its module has no file; the digest of its source pins the run identity.
+    import sys
+    import types
+
+    def define(body):
+        module = types.ModuleType("notebook_cell")
+        exec(compile(f"class Mine:\n    def schedule(self, context):\n        {body}\n", "<cell>", "exec"), module.__dict__)
+        monkeypatch.setitem(sys.modules, "notebook_cell", module)
+
+    spec = small_spec(policies=["py:notebook_cell:Mine"], jobs=20)
+    results = tmp_path / "out"
+    define("from schedlab.examples.fifo import Fifo; return Fifo().schedule(context)")
+    once = schedlab.run(spec, results=results, progress=False)
+    again = schedlab.run(spec, results=results, progress=False)
+    assert (once.ran, again.reused) == (1, 1)
+    define("from schedlab.examples.fifo import Fifo; return Fifo(backfill=True).schedule(context)")
+    assert schedlab.run(spec, results=results, progress=False).ran == 1
+    manifest = (results / "py-small" / "manifest.json").read_text()
+    assert "py:notebook_cell:Mine[source=" in manifest

@@ -137,3 +137,40 @@ impl Environment<'_> {
         Ok(Episode { steps, reward, rl_score: rl, base_score: base })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_testkit::{cluster, job};
+
+    #[test]
+    fn a_window_is_consecutive_jobs_renumbered_from_time_zero() {
+        let jobs: Vec<JobSpec> = (0..5).map(|id| job(id, 100.0 * f64::from(id) + 50.0, 1, 10.0)).collect();
+        let window = window(&jobs, 2, 2);
+        let got: Vec<(u32, f64)> = window.iter().map(|job| (job.id.0, job.arrival.secs())).collect();
+        assert_eq!(got, [(0, 0.0), (1, 100.0)]);
+    }
+
+    /// One GPU; a long job at 0, then at 1 s a long and a short one: FCFS runs the long one
+    /// first, SJF the short one.
+    fn jobs() -> Vec<JobSpec> {
+        vec![job(0, 0.0, 1, 100.0), job(1, 1.0, 1, 100.0), job(2, 1.0, 1, 10.0)]
+    }
+
+    #[test]
+    fn an_episode_is_scored_on_its_objective_and_rewarded_against_fcfs() {
+        let perf = schedlab_cluster::TraceDuration::uniform();
+        let jobs = jobs();
+        let environment = Environment { cluster: cluster("1x1 v100"), jobs: &jobs, perf: &perf };
+        let rules = PoolRules::default();
+        let turnaround = |order| environment.run(Chooser::Order(order), rules, Objective::Turnaround, (0, 3), 0);
+        // FCFS: finishes at 100, 200, 210 -> JCTs 100, 199, 209; SJF: 100, 209, 109.
+        let (fcfs, _) = turnaround(Order::Fcfs).unwrap();
+        let (sjf, _) = turnaround(Order::Sjf).unwrap();
+        assert!((fcfs - 508.0 / 3.0).abs() < 1e-9 && (sjf - 418.0 / 3.0).abs() < 1e-9, "{fcfs} {sjf}");
+        let (wait, _) = environment.run(Chooser::Order(Order::Sjf), rules, Objective::Wait, (0, 3), 0).unwrap();
+        assert!((wait - (0.0 + 109.0 + 99.0) / 3.0).abs() < 1e-9, "{wait}");
+        assert_eq!(Objective::parse("utilization"), Ok(Objective::Utilization));
+        assert!(Objective::parse("speed").unwrap_err().contains("expected one of bsld, wait, turnaround, utilization"));
+    }
+}
