@@ -77,12 +77,20 @@ fn run(
             }))),
         };
         let name = experiment.name().to_string();
+        let total = std::sync::atomic::AtomicUsize::new(0);
+        let started = std::time::Instant::now();
+        // A line when the runs start, then one per tenth of them done (and the last).
         let report = move |event: Progress<'_>| match event {
             Progress::Started { to_run, reused } if progress => {
+                total.store(to_run, std::sync::atomic::Ordering::SeqCst);
                 eprintln!("schedlab: {name}: {to_run} runs to compute, {reused} reused");
             }
-            Progress::Finished { done, key, wall_time_s } if progress => {
-                eprintln!("schedlab: {name}: run {done} done in {wall_time_s:.1} s: {key}");
+            Progress::Finished { done, key, .. } if progress => {
+                let total = total.load(std::sync::atomic::Ordering::SeqCst).max(1);
+                if done == total || done * 10 / total > (done - 1) * 10 / total {
+                    let elapsed = started.elapsed().as_secs_f64();
+                    eprintln!("schedlab: {name}: {done}/{total} runs done in {elapsed:.1} s (last: {key})");
+                }
             }
             Progress::Warning(line) => eprintln!("schedlab: warning: {line}"),
             _ => {}
