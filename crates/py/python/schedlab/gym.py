@@ -65,7 +65,12 @@ class RLTuneEnv(gymnasium.Env):
 
     @staticmethod
     def _observation(features: bytes) -> np.ndarray:
-        return np.frombuffer(features, dtype="<f4").reshape(QUEUE_SLOTS, JOB_FEATURES)
+        # Copies, so that agents get writable arrays (torch warns on read-only ones).
+        return np.frombuffer(features, dtype="<f4").reshape(QUEUE_SLOTS, JOB_FEATURES).copy()
+
+    @staticmethod
+    def _mask_of(mask: bytes) -> np.ndarray:
+        return np.frombuffer(mask, dtype=bool).copy()
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -77,7 +82,7 @@ class RLTuneEnv(gymnasium.Env):
             start = int(self.np_random.integers(0, self._episodes.last_start + 1))
         run_seed = int(self.np_random.integers(0, 2**63))
         features, mask, base = self._episodes.reset(int(start), run_seed)
-        self._mask = np.frombuffer(mask, dtype=bool)
+        self._mask = self._mask_of(mask)
         self._info = {"window_start": int(start), "base_score": base}
         return self._observation(features), {**self._info, "action_mask": self._mask}
 
@@ -88,7 +93,7 @@ class RLTuneEnv(gymnasium.Env):
             observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
             info = {**self._info, "score": score, "action_mask": self._mask}
         else:
-            self._mask = np.frombuffer(mask, dtype=bool)
+            self._mask = self._mask_of(mask)
             observation = self._observation(features)
             info = {"action_mask": self._mask}
         return observation, float(reward), bool(terminated), False, info
