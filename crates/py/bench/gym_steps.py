@@ -1,10 +1,11 @@
-"""Steps per second of schedlab.gym.RLTuneEnv (the issue's goal: at least 20,000 on one core).
+"""Steps per second of schedlab.gym's environments (the goal: at least 20,000 on one core).
 
-    taskset -c 0 python crates/py/bench/gym_steps.py [SPEC] [--seconds 10]
+    taskset -c 0 python crates/py/bench/gym_steps.py [SPEC] [--seconds 10] [--env rltune|dl2]
 
-A random agent over the occupied slots, episodes of 256 jobs, resets included (each reset also
-runs FCFS on the window for the reward's baseline). Prints steps/s, episodes and the median of
-three timed blocks.
+A random agent over the allowed actions, resets included: for RLTune episodes of 256 jobs (each
+reset also runs FCFS on the window for the reward's baseline), for DL2 runs of the spec's
+workload (default experiments/dl2.yaml). Prints steps/s, episodes and the median of three timed
+blocks.
 """
 
 import argparse
@@ -13,16 +14,20 @@ import time
 
 import numpy as np
 
-from schedlab.gym import RLTuneEnv
+from schedlab.gym import DL2Env, RLTuneEnv
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("spec", nargs="?", default="crates/policies/rltune/weights/philly-train.yaml")
+    parser.add_argument("spec", nargs="?", help="default: RLTune's Philly training spec, or experiments/dl2.yaml")
+    parser.add_argument("--env", choices=["rltune", "dl2"], default="rltune")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each of the three timed blocks")
     parser.add_argument("--window", type=int, default=256)
     args = parser.parse_args()
-    env = RLTuneEnv(args.spec, window=args.window, max_start=10_000)
+    if args.env == "rltune":
+        env = RLTuneEnv(args.spec or "crates/policies/rltune/weights/philly-train.yaml", window=args.window, max_start=10_000)
+    else:
+        env = DL2Env(args.spec or "experiments/dl2.yaml")
     rng = np.random.default_rng(0)
     env.reset(seed=0)
     rates = []

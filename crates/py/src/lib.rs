@@ -210,6 +210,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<view::Allocation>()?;
     module.add_class::<view::Decision>()?;
     module.add_class::<view::RunInfo>()?;
-    module.add_class::<gym::RlTuneEpisodes>()?;
+    module.add_class::<gym::rltune::RlTuneEpisodes>()?;
+    module.add_class::<gym::dl2::Dl2Episodes>()?;
     Ok(())
 }

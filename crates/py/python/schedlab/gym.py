@@ -1,4 +1,5 @@
-"""RLTune's job-ordering problem as a Gymnasium environment, on schedlab's Rust engine.
+"""Gymnasium environments on schedlab's Rust engine: RLTune's job ordering (``RLTuneEnv``) and
+DL2's slot-wise allocation (``DL2Env``, below).
 
 An episode is a window of ``window`` consecutive jobs of a spec's workload (its first run's
 trace or generator, cluster and perf model), replayed from time 0 by RLTune's scheduling loop
@@ -100,4 +101,79 @@ class RLTuneEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The slots that hold a job (for action-masking agents such as sb3-contrib's MaskablePPO)."""
+        return self._mask
+
+
+DL2_FEATURES = 6
+DL2_WINDOW = 40
+DL2_ACTIONS = 3 * DL2_WINDOW + 1
+DL2_SKIP = DL2_ACTIONS - 1
+
+
+class DL2Env(gymnasium.Env):
+    """DL2's slot-wise allocation on a spec's workload (``crates/policies/dl2``).
+
+    An episode is a run of the spec's workload, drawn anew per episode (a generator's draw from
+    the episode's workload seed), through DL2's slot loop: at every slot boundary (20 minutes)
+    every allocation is rebuilt, each job first gets one bundle (a worker and a parameter
+    server), and then each action adds a worker, a server or a bundle to one of the first 40
+    jobs that may still grow, until the agent skips or a task does not fit.
+
+    - Observation: ``float32`` (6, 40), DL2's state, one column per job, rows: model type (1-8),
+      slots waited, remaining fraction of its epochs, dominant share, workers, servers.
+    - Action: ``Discrete(121)``: ``3 c`` a worker, ``3 c + 1`` a server, ``3 c + 2`` a bundle for
+      column ``c``, 120 skip (end the slot). ``info["action_mask"]`` and ``action_masks()`` say
+      which are allowed; a disallowed action ends the slot (``invalid_action="skip"``) or raises
+      (``"error"``).
+    - Reward: DL2's slot reward, the epochs each job made in the slot over its declared epochs,
+      summed; a slot's reward is known at the next slot boundary, so it comes with the first step
+      of the next slot (the last slot's with the final step). ``info["avg_jct_hours"]`` at the end.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, spec: Any, invalid_action: str = "skip"):
+        text, path = _source(spec)
+        self._episodes = _native.Dl2Episodes(text, path, invalid_action)
+        high = np.full((DL2_FEATURES, DL2_WINDOW), np.inf, dtype=np.float32)
+        high[0, :] = 8.0  # model type
+        high[2, :] = 1.0  # remaining fraction
+        high[3, :] = 1.0  # dominant share (its tasks fit in the cluster)
+        # Slots waited has no bound; workers and servers are bounded by the cluster's GPUs.
+        self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
+        self.action_space = spaces.Discrete(DL2_ACTIONS)
+        self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
+
+    @staticmethod
+    def _observation(state: bytes) -> np.ndarray:
+        return np.frombuffer(state, dtype="<f4").reshape(DL2_FEATURES, DL2_WINDOW).copy()
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Starts an episode. ``options={"workload_seed": K}`` fixes the workload's draw."""
+        super().reset(seed=seed)
+        workload_seed = (options or {}).get("workload_seed")
+        if workload_seed is None:
+            workload_seed = int(self.np_random.integers(0, 2**63))
+        run_seed = int(self.np_random.integers(0, 2**63))
+        state, mask = self._episodes.reset(int(workload_seed), run_seed)
+        self._mask = np.frombuffer(mask, dtype=bool).copy()
+        self._workload_seed = int(workload_seed)
+        return self._observation(state), {"workload_seed": self._workload_seed, "action_mask": self._mask}
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        state, mask, reward, terminated, jct = self._episodes.step(int(action))
+        if terminated:
+            self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
+            observation = np.zeros((DL2_FEATURES, DL2_WINDOW), dtype=np.float32)
+            info = {"workload_seed": self._workload_seed, "avg_jct_hours": jct, "action_mask": self._mask}
+        else:
+            self._mask = np.frombuffer(mask, dtype=bool).copy()
+            observation = self._observation(state)
+            info = {"action_mask": self._mask}
+        return observation, float(reward), bool(terminated), False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The actions allowed now (skip always is)."""
         return self._mask

@@ -1,10 +1,8 @@
-//! RLTune's job-ordering environment, stepped from Python (`schedlab.gym.RLTuneEnv`): an
-//! episode is a window of consecutive jobs of a spec's workload run through schedlab's engine
-//! by RLTune's scheduling loop, whose choices come from the caller. The episode runs on a
-//! thread of its own; each choice is handed over a rendezvous channel, so the engine and the
-//! caller alternate and an episode is a pure function of its window, seed and actions.
+//! RLTune's job-ordering environment (`schedlab.gym.RLTuneEnv`): an episode is a window of
+//! consecutive jobs of a spec's workload run by RLTune's scheduling loop, whose choices come from
+//! the caller.
 
-use crate::SchedlabError;
+use super::{EpisodeThread, error, float_bytes, mask_bytes};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -14,9 +12,8 @@ use schedlab_policies_rltune::network::QUEUE_SLOTS;
 use schedlab_policies_rltune::observation::{Observation, PoolRules};
 use schedlab_policies_rltune::{Chooser, Order, SlotChooser, rules_of};
 use schedlab_rltune_env::{Environment, Objective};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 /// What the episode thread tells the environment.
 enum Message {
@@ -64,24 +61,11 @@ enum InvalidAction {
 
 /// The episode under way.
 struct Running {
-    /// What the episode thread says, and where the actions go (`None` once closed).
-    channels: Option<(Receiver<Message>, SyncSender<Option<usize>>)>,
-    thread: Option<JoinHandle<()>>,
+    thread: EpisodeThread<Message>,
     /// FCFS's score on the same window.
     base: f64,
     mask: Vec<bool>,
     start: usize,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        // Closing both channels ends the episode thread at its next choice (an error it reports
-        // to nobody); waiting for it keeps no thread behind.
-        self.channels = None;
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
 }
 
 /// Episodes of RLTune's environment on a spec's workload.
@@ -98,20 +82,6 @@ pub struct RlTuneEpisodes {
     invalid: InvalidAction,
     relative: bool,
     running: Option<Running>,
-}
-
-fn error(message: impl std::fmt::Display) -> PyErr {
-    SchedlabError::new_err(message.to_string())
-}
-
-fn features_bytes<'py>(py: Python<'py>, features: &[f32]) -> Bound<'py, PyBytes> {
-    let bytes: Vec<u8> = features.iter().flat_map(|value| value.to_le_bytes()).collect();
-    PyBytes::new(py, &bytes)
-}
-
-fn mask_bytes<'py>(py: Python<'py>, mask: &[bool]) -> Bound<'py, PyBytes> {
-    let bytes: Vec<u8> = mask.iter().map(|&occupied| u8::from(occupied)).collect();
-    PyBytes::new(py, &bytes)
 }
 
 #[pymethods]
@@ -224,38 +194,22 @@ impl RlTuneEpisodes {
         self.running = None;
         let (cluster, jobs, perf, rules, objective, window) =
             (self.cluster.clone(), self.jobs.clone(), self.perf.clone(), self.rules, self.objective, self.window);
-        let (running, first) = py.detach(move || {
+        let base = py.detach(|| {
             let environment = Environment { cluster: cluster.clone(), jobs: &jobs, perf: perf.as_ref() };
-            let (base, _) =
-                environment.run(Chooser::Order(Order::Fcfs), rules, objective, (start, window), seed).map_err(error)?;
-            let (observations_in, observations) = sync_channel(0);
-            let (actions, actions_out) = sync_channel(0);
-            let chooser = ChannelChooser { observations: observations_in.clone(), actions: Mutex::new(actions_out) };
-            let thread = std::thread::Builder::new()
-                .name(format!("schedlab-episode-{start}"))
-                .spawn(move || {
-                    let environment = Environment { cluster, jobs: &jobs, perf: perf.as_ref() };
-                    let chooser = Chooser::External(Arc::new(chooser));
-                    let result = environment.run(chooser, rules, objective, (start, window), seed);
-                    // Nobody listens any more when the episode was abandoned.
-                    let _ = observations_in.send(Message::Done(result.map(|(score, _)| score)));
-                })
-                .map_err(|e| error(format!("cannot start the episode's thread: {e}")))?;
-            let first = observations.recv().map_err(|_| error("the episode ended without a word"))?;
-            let running = Running {
-                channels: Some((observations, actions)),
-                thread: Some(thread),
-                base,
-                mask: Vec::new(),
-                start,
-            };
-            Ok::<_, PyErr>((running, first))
+            environment.run(Chooser::Order(Order::Fcfs), rules, objective, (start, window), seed).map_err(error)
         })?;
-        let mut running = running;
+        let mut thread = EpisodeThread::spawn(format!("schedlab-rltune-{start}"), move |messages, actions| {
+            let chooser = ChannelChooser { observations: messages.clone(), actions: Mutex::new(actions) };
+            let environment = Environment { cluster, jobs: &jobs, perf: perf.as_ref() };
+            let result = environment.run(Chooser::External(Arc::new(chooser)), rules, objective, (start, window), seed);
+            // Nobody listens any more when the episode was abandoned.
+            let _ = messages.send(Message::Done(result.map(|(score, _)| score)));
+        })?;
+        let first = thread.receive(py)?;
+        let mut running = Running { thread, base: base.0, mask: Vec::new(), start };
         match first {
             Message::Observe(observation) => {
-                let bytes =
-                    (features_bytes(py, &observation.features), mask_bytes(py, &observation.mask), running.base);
+                let bytes = (float_bytes(py, &observation.features), mask_bytes(py, &observation.mask), running.base);
                 running.mask = observation.mask;
                 self.running = Some(running);
                 Ok(bytes)
@@ -292,19 +246,9 @@ impl RlTuneEpisodes {
                 )));
             }
         };
-        // The channels go to the detached closure (a receiver stays on one thread at a time).
-        let (observations, actions) = running.channels.take().expect("open while running");
-        let (message, channels) = py.detach(move || {
-            let message = actions
-                .send(choice)
-                .map_err(|_| "the episode's thread ended".to_string())
-                .and_then(|()| observations.recv().map_err(|_| "the episode's thread ended".to_string()));
-            (message, (observations, actions))
-        });
-        running.channels = Some(channels);
-        match message.map_err(error)? {
+        match running.thread.act(py, choice)? {
             Message::Observe(observation) => {
-                let features = features_bytes(py, &observation.features);
+                let features = float_bytes(py, &observation.features);
                 let mask = mask_bytes(py, &observation.mask);
                 running.mask = observation.mask;
                 Ok((Some(features), Some(mask), 0.0, false, None))
