@@ -153,6 +153,7 @@ fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_
         known_checksums: known_checksums(),
         strict_data: flags.strict,
         shard: flags.shard,
+        cancel: None,
         worker: None,
     };
     let started = std::time::Instant::now();

@@ -37,6 +37,10 @@ pub struct RunOptions {
     pub strict_data: bool,
     /// Run only this shard's runs and write no reports (see [`report_experiment`]).
     pub shard: Option<Shard>,
+    /// Set by the embedding program to stop: runs not yet started are skipped, the ones under way
+    /// finish and are stored, and the run ends with an error saying so (the Python module sets
+    /// it on Ctrl-C).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Runs each worker thread's whole life inside a wrapper of the embedding program's (the
     /// Python module keeps a Python thread state for the thread's lifetime, so that a Python
     /// policy's calls do not create and free one each).
@@ -242,7 +246,8 @@ pub fn run_experiment(
                     let position = next.fetch_add(1, Ordering::SeqCst);
                     let Some(&index) = order.get(position) else { break };
                     let plan = todo[index];
-                    let result = if save_failed.load(Ordering::SeqCst) {
+                    let cancelled = options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::SeqCst));
+                    let result = if cancelled || save_failed.load(Ordering::SeqCst) {
                         Ok(None)
                     } else {
                         let workload = &workloads[&plan.workload_key];
@@ -291,6 +296,17 @@ pub fn run_experiment(
             });
         }
         return Err(error);
+    }
+    if skipped > 0 {
+        // Only a cancellation skips runs without an error.
+        return Err(ExperimentError::Run {
+            key: "-".into(),
+            message: format!(
+                "interrupted: {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
+                outcomes.len(),
+                store.dir().display()
+            ),
+        });
     }
     let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
     if let Some(selected) = options.shard {

@@ -159,3 +159,25 @@ fn a_worker_wrapper_runs_every_worker_thread_and_changes_no_result() {
     assert_eq!(entered.load(Ordering::SeqCst), 2, "one call per worker thread");
     assert_eq!(read(&plain, "runs.csv"), read(&wrapped, "runs.csv"));
 }
+
+#[test]
+fn a_cancelled_run_stores_what_finished_says_so_and_a_rerun_resumes() {
+    use schedlab_experiment::{RunOptions, run_experiment};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = temp_dir("cancel");
+    let experiment = crate::common::parse(SMALL).unwrap();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    // Cancelled once the fourth run has finished, as Ctrl-C would be.
+    let progress = move |event: schedlab_experiment::Progress<'_>| {
+        if let schedlab_experiment::Progress::Finished { done: 4, .. } = event {
+            flag.store(true, Ordering::SeqCst);
+        }
+    };
+    let options = RunOptions { threads: 1, results_dir: dir.clone(), cancel: Some(cancel), ..RunOptions::default() };
+    let error = run_experiment(&experiment, &options, &progress).unwrap_err().to_string();
+    assert!(error.contains("interrupted: 4 runs are saved in") && error.contains("8 runs were not started"), "{error}");
+    let resumed = run(SMALL, &dir, 2).unwrap();
+    assert_eq!((resumed.ran, resumed.reused), (8, 4));
+}

@@ -12,6 +12,9 @@ use schedlab_experiment::metric::Metric;
 use schedlab_experiment::{Experiment, Progress, RunOptions, WorkerWrapper, run_experiment, run_single};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 mod gym;
 mod provider;
@@ -44,7 +47,8 @@ fn git_revision() -> Option<String> {
 
 /// Runs every run of a spec not already in `results` and writes its reports, as `schedlab run`
 /// does. Returns a JSON object: the result folder, the runs computed and reused, the files
-/// written and the tables' names.
+/// written and the tables' names. Ctrl-C stops it: runs under way finish and are stored, the
+/// rest are not started, and `KeyboardInterrupt` follows (a rerun resumes).
 #[pyfunction]
 #[pyo3(signature = (text, path, results, threads = 0, force = false, progress = true))]
 fn run(
@@ -56,57 +60,95 @@ fn run(
     force: bool,
     progress: bool,
 ) -> PyResult<String> {
-    py.detach(move || {
-        let experiment = load(text, path)?;
-        let options = RunOptions {
-            threads,
-            force,
-            results_dir: results,
-            git_revision: git_revision(),
-            known_checksums: schedlab_data::Sources::builtin()
-                .files
-                .into_iter()
-                .map(|file| (file.path, file.sha256))
-                .collect(),
-            strict_data: false,
-            shard: None,
-            worker: Some(WorkerWrapper(Arc::new(|body: &mut (dyn FnMut() + Send)| {
-                // The thread keeps one Python thread state for its whole life: each call of a
-                // Python policy then attaches to it instead of creating and freeing one.
-                Python::attach(|py| py.detach(body))
-            }))),
-        };
-        let name = experiment.name().to_string();
-        let total = std::sync::atomic::AtomicUsize::new(0);
-        let started = std::time::Instant::now();
-        // A line when the runs start, then one per tenth of them done (and the last).
-        let report = move |event: Progress<'_>| match event {
-            Progress::Started { to_run, reused } if progress => {
-                total.store(to_run, std::sync::atomic::Ordering::SeqCst);
-                eprintln!("schedlab: {name}: {to_run} runs to compute, {reused} reused");
+    let experiment = py.detach(move || load(text, path)).map_err(SchedlabError::new_err)?;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let options = RunOptions {
+        threads,
+        force,
+        results_dir: results,
+        git_revision: git_revision(),
+        known_checksums: schedlab_data::Sources::builtin()
+            .files
+            .into_iter()
+            .map(|file| (file.path, file.sha256))
+            .collect(),
+        strict_data: false,
+        shard: None,
+        cancel: Some(Arc::clone(&cancel)),
+        worker: Some(WorkerWrapper(Arc::new(|body: &mut (dyn FnMut() + Send)| {
+            // The thread keeps one Python thread state for its whole life: each call of a
+            // Python policy then attaches to it instead of creating and freeing one.
+            Python::attach(|py| py.detach(body))
+        }))),
+    };
+    let name = experiment.name().to_string();
+    let total = AtomicUsize::new(0);
+    let started = std::time::Instant::now();
+    // A line when the runs start, then one per tenth of them done (and the last).
+    let report = move |event: Progress<'_>| match event {
+        Progress::Started { to_run, reused } if progress => {
+            total.store(to_run, Ordering::SeqCst);
+            eprintln!("schedlab: {name}: {to_run} runs to compute, {reused} reused");
+        }
+        Progress::Finished { done, key, .. } if progress => {
+            let total = total.load(Ordering::SeqCst).max(1);
+            if done == total || done * 10 / total > (done - 1) * 10 / total {
+                let elapsed = started.elapsed().as_secs_f64();
+                eprintln!("schedlab: {name}: {done}/{total} runs done in {elapsed:.1} s (last: {key})");
             }
-            Progress::Finished { done, key, .. } if progress => {
-                let total = total.load(std::sync::atomic::Ordering::SeqCst).max(1);
-                if done == total || done * 10 / total > (done - 1) * 10 / total {
-                    let elapsed = started.elapsed().as_secs_f64();
-                    eprintln!("schedlab: {name}: {done}/{total} runs done in {elapsed:.1} s (last: {key})");
+        }
+        Progress::Warning(line) => eprintln!("schedlab: warning: {line}"),
+        _ => {}
+    };
+    // The runs go on a thread of their own, so that this one can watch for Ctrl-C.
+    let (done_in, mut done) = mpsc::channel();
+    let (result, interrupted) = std::thread::scope(|scope| {
+        let (experiment, options, report) = (&experiment, &options, &report);
+        scope.spawn(move || {
+            let _ = done_in.send(run_experiment(experiment, options, report));
+        });
+        let mut interrupted = None;
+        loop {
+            let (received, receiver) = py.detach(move || (done.recv_timeout(Duration::from_millis(100)), done));
+            done = receiver;
+            match received {
+                Ok(result) => return (result, interrupted),
+                Err(RecvTimeoutError::Timeout) => {
+                    if interrupted.is_none()
+                        && let Err(signal) = py.check_signals()
+                    {
+                        cancel.store(true, Ordering::SeqCst);
+                        interrupted = Some(signal);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return (
+                        Err(schedlab_experiment::ExperimentError::Run {
+                            key: "-".into(),
+                            message: "the runs' thread ended without a result".into(),
+                        }),
+                        interrupted,
+                    );
                 }
             }
-            Progress::Warning(line) => eprintln!("schedlab: warning: {line}"),
-            _ => {}
-        };
-        let result = run_experiment(&experiment, &options, &report).map_err(|error| error.to_string())?;
-        let tables: Vec<&str> = result.tables.iter().map(|(name, _)| name.as_str()).collect();
-        Ok(serde_json::json!({
-            "dir": result.dir,
-            "ran": result.ran,
-            "reused": result.reused,
-            "files": result.files,
-            "tables": tables,
-        })
-        .to_string())
+        }
+    });
+    if let Some(signal) = interrupted {
+        if let Err(error) = &result {
+            eprintln!("schedlab: {error}");
+        }
+        return Err(signal);
+    }
+    let result = result.map_err(|error| SchedlabError::new_err(error.to_string()))?;
+    let tables: Vec<&str> = result.tables.iter().map(|(name, _)| name.as_str()).collect();
+    Ok(serde_json::json!({
+        "dir": result.dir,
+        "ran": result.ran,
+        "reused": result.reused,
+        "files": result.files,
+        "tables": tables,
     })
-    .map_err(|message: String| SchedlabError::new_err(message))
+    .to_string())
 }
 
 /// Runs one run of a spec in memory (no store, no reports), as `schedlab simulate` does: the

@@ -64,3 +64,18 @@ class RandomOrder:
         # Ticks while jobs are active (a policy that ticks forever is stopped by the engine).
         active = len(context.queued) + len(context.running) > 0
         return Decision(start=start, preempt=preempt, next_tick=context.now + 3600.0 if active else None)
+
+
+class Slow:
+    """FIFO that sleeps a millisecond per decision point (to interrupt a run under way)."""
+
+    def __init__(self):
+        from schedlab.examples.fifo import Fifo
+
+        self.fifo = Fifo()
+
+    def schedule(self, context):
+        import time
+
+        time.sleep(0.001)
+        return self.fifo.schedule(context)

@@ -64,3 +64,20 @@ def test_a_python_decision_is_checked_as_a_rust_one(tmp_path):
         schedlab.run(small_spec(policies=["py:policies_for_tests:OutOfCluster"]), results=tmp_path, progress=False)
     with pytest.raises(schedlab.SchedlabError, match="returned dict; expected a schedlab.Decision or None"):
         schedlab.run(small_spec(policies=["py:policies_for_tests:WrongReturn"]), results=tmp_path, progress=False)
+
+
+def test_ctrl_c_stops_a_run_keeping_what_finished(tmp_path):
+    import os
+    import signal
+    import threading
+
+    spec = small_spec(policies=["py:policies_for_tests:Slow"], seeds=list(range(30)))
+    timer = threading.Timer(0.6, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        schedlab.run(spec, results=tmp_path, threads=1, progress=False)
+    timer.join()
+    stored = len(list((tmp_path / "py-small" / "runs").glob("*.json")))
+    assert 0 < stored < 30
+    resumed = schedlab.run(spec, results=tmp_path, threads=2, progress=False)
+    assert (resumed.reused, resumed.ran) == (stored, 30 - stored)
