@@ -42,8 +42,9 @@ pub(crate) fn describe_exception(py: Python<'_>, error: &PyErr) -> String {
     formatted.map(|text| text.trim_end().to_string()).unwrap_or_else(|_| error.to_string())
 }
 
-/// The class a name points to, and its module's source file.
-fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py, PyAny>, Option<String>), ZooError> {
+/// The class a name points to, and the source files of the module named and of the module that
+/// defines the class (once when they are the same; a module without a file has none).
+fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py, PyAny>, Vec<String>), ZooError> {
     let (module_name, class_name) = split_name(params)?;
     let module = py.import(module_name).map_err(|error| {
         param_error(params, format!("cannot import module '{module_name}': {}", describe_exception(py, &error)))
@@ -57,8 +58,18 @@ fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py,
             format!("'{module_name}:{class_name}' has no method schedule(self, context); a policy class needs one"),
         ));
     }
-    let file: Option<String> = module.getattr("__file__").ok().and_then(|file| file.extract().ok());
-    Ok((class, file))
+    let file_of = |module: &Bound<'py, PyAny>| -> Option<String> {
+        module.getattr("__file__").ok().and_then(|file| file.extract::<String>().ok())
+    };
+    let mut files: Vec<String> = file_of(module.as_any()).into_iter().collect();
+    let defining = class.getattr("__module__").ok().and_then(|name| name.extract::<String>().ok());
+    let defining_file =
+        defining.and_then(|name| py.import(name.as_str()).ok()).and_then(|module| file_of(module.as_any()));
+    if let Some(file) = defining_file.filter(|file| !files.contains(file)) {
+        files.push(file);
+    }
+    files.retain(|file| std::path::Path::new(file).is_file());
+    Ok((class, files))
 }
 
 /// A parameter's value as Python reads it: `true`/`false` as bool, then int, then float, else
@@ -78,10 +89,10 @@ fn python_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>>
 impl PolicyProvider for PythonPolicies {
     fn describe(&self, params: &PolicyParams) -> Result<ParamSummary, ZooError> {
         Python::attach(|py| {
-            let (class, file) = find_class(py, params)?;
-            if let Some(file) = file.filter(|file| std::path::Path::new(file).is_file()) {
-                // The module's source file is hashed into the identity like a data file.
-                return Ok(ParamSummary { name: params.to_string(), params: Vec::new(), files: vec![file] });
+            let (class, files) = find_class(py, params)?;
+            if !files.is_empty() {
+                // The source files are hashed into the identity like data files.
+                return Ok(ParamSummary { name: params.to_string(), params: Vec::new(), files });
             }
             // No file (a notebook's class): its source's digest pins the name, which the
             // identity records as it records pinned weights.

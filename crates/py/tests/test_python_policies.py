@@ -97,3 +97,14 @@ def test_a_class_without_a_source_file_is_pinned_by_its_source(tmp_path, monkeyp
     assert schedlab.run(spec, results=results, progress=False).ran == 1
     manifest = (results / "py-small" / "manifest.json").read_text()
     assert "py:notebook_cell:Mine[source=" in manifest
+
+
+def test_the_defining_modules_file_counts_too(tmp_path, monkeypatch):
+    # `py:outer:Mine` where outer re-exports a class defined in inner: editing inner reruns.
+    (tmp_path / "inner.py").write_text("from schedlab.examples.fifo import Fifo\n\n\nclass Mine(Fifo):\n    pass\n")
+    (tmp_path / "outer.py").write_text("from inner import Mine\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = small_spec(policies=["py:outer:Mine"])
+    assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
+    (tmp_path / "inner.py").write_text((tmp_path / "inner.py").read_text() + "\n# changed\n")
+    assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
