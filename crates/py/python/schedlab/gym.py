@@ -71,7 +71,7 @@ class RLTuneEnv(gymnasium.Env):
 
     @staticmethod
     def _mask_of(mask: bytes) -> np.ndarray:
-        return np.frombuffer(mask, dtype=bool).copy()
+        return np.frombuffer(mask, dtype=np.bool_).copy()
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -94,6 +94,7 @@ class RLTuneEnv(gymnasium.Env):
             observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
             info = {**self._info, "score": score, "action_mask": self._mask}
         else:
+            assert features is not None and mask is not None
             self._mask = self._mask_of(mask)
             observation = self._observation(features)
             info = {"action_mask": self._mask}
@@ -158,7 +159,7 @@ class DL2Env(gymnasium.Env):
             workload_seed = int(self.np_random.integers(0, 2**63))
         run_seed = int(self.np_random.integers(0, 2**63))
         state, mask = self._episodes.reset(int(workload_seed), run_seed)
-        self._mask = np.frombuffer(mask, dtype=bool).copy()
+        self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
         self._workload_seed = int(workload_seed)
         return self._observation(state), {"workload_seed": self._workload_seed, "action_mask": self._mask}
 
@@ -169,7 +170,8 @@ class DL2Env(gymnasium.Env):
             observation = np.zeros((DL2_FEATURES, DL2_WINDOW), dtype=np.float32)
             info = {"workload_seed": self._workload_seed, "avg_jct_hours": jct, "action_mask": self._mask}
         else:
-            self._mask = np.frombuffer(mask, dtype=bool).copy()
+            assert state is not None and mask is not None
+            self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
             observation = self._observation(state)
             info = {"action_mask": self._mask}
         return observation, float(reward), bool(terminated), False, info
