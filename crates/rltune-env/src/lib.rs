@@ -133,9 +133,14 @@ impl Environment<'_> {
         let (base, _) = self.run(Chooser::Order(Order::Fcfs), rules, objective, window, seed)?;
         let (rl, steps) =
             self.run(Chooser::Agent { agent: Arc::clone(agent), sample: true }, rules, objective, window, seed)?;
-        let reward = (base - rl) / base.max(rl).max(1.0);
-        Ok(Episode { steps, reward, rl_score: rl, base_score: base })
+        Ok(Episode { steps, reward: relative_reward(base, rl), rl_score: rl, base_score: base })
     }
+}
+
+/// The authors' reward of an episode that scored `rl` where FCFS scored `base` on the same
+/// window (lower scores are better): `(base - rl) / max(base, rl, 1)`.
+pub fn relative_reward(base: f64, rl: f64) -> f64 {
+    (base - rl) / base.max(rl).max(1.0)
 }
 
 #[cfg(test)]

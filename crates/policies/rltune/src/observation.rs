@@ -129,6 +129,7 @@ pub const EMPTY_SLOT: [f32; JOB_FEATURES] = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
 
 /// The observation of the first [`QUEUE_SLOTS`] jobs of `visible` (already in the agent's order)
 /// and the mask of occupied slots.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
     /// `QUEUE_SLOTS * JOB_FEATURES` features; empty slots hold [`EMPTY_SLOT`].
     pub features: Vec<f32>,

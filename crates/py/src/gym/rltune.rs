@@ -11,11 +11,12 @@ use schedlab_core::{ClusterSpec, JobSpec, PolicyError};
 use schedlab_policies_rltune::network::QUEUE_SLOTS;
 use schedlab_policies_rltune::observation::{Observation, PoolRules};
 use schedlab_policies_rltune::{Chooser, Order, SlotChooser, rules_of};
-use schedlab_rltune_env::{Environment, Objective};
+use schedlab_rltune_env::{Environment, Objective, relative_reward};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 
 /// What the episode thread tells the environment.
+#[derive(Debug)]
 enum Message {
     /// The engine waits for a choice.
     Observe(Observation),
@@ -30,20 +31,10 @@ struct ChannelChooser {
     actions: Mutex<Receiver<Option<usize>>>,
 }
 
-impl std::fmt::Debug for Message {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Message::Observe(_) => "Observe",
-            Message::Done(_) => "Done",
-        })
-    }
-}
-
 impl SlotChooser for ChannelChooser {
     fn choose(&self, observation: &Observation) -> Result<Option<usize>, PolicyError> {
         let closed = || PolicyError::Unsupported("the environment closed the episode".to_string());
-        let features = Observation { features: observation.features.clone(), mask: observation.mask.clone() };
-        self.observations.send(Message::Observe(features)).map_err(|_| closed())?;
+        self.observations.send(Message::Observe(observation.clone())).map_err(|_| closed())?;
         self.actions.lock().map_err(|_| closed())?.recv().map_err(|_| closed())
     }
 }
@@ -258,7 +249,7 @@ impl RlTuneEpisodes {
                 let start = running.start;
                 self.running = None;
                 let score = result.map_err(|message| error(format!("episode at job {start}: {message}")))?;
-                let reward = if relative { (base - score) / base.max(score).max(1.0) } else { -score };
+                let reward = if relative { relative_reward(base, score) } else { -score };
                 Ok((None, None, reward, true, Some(score)))
             }
         }
