@@ -97,11 +97,6 @@ fn write_claims_across(
     Ok(())
 }
 
-fn git_revision() -> Option<String> {
-    let output = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
-}
-
 /// Draws the runner's progress: a bar with the slowest run so far.
 struct Bar {
     bar: ProgressBar,
@@ -149,7 +144,7 @@ fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_
         threads: flags.threads,
         force: flags.force,
         results_dir: flags.results.clone(),
-        git_revision: git_revision(),
+        git_revision: schedlab_experiment::manifest::git_revision(),
         known_checksums: known_checksums(),
         strict_data: flags.strict,
         shard: flags.shard,
@@ -190,7 +185,7 @@ pub fn report(args: &ReportArgs) -> Result<()> {
     let options = RunOptions {
         threads: args.threads,
         results_dir: args.results.clone(),
-        git_revision: git_revision(),
+        git_revision: schedlab_experiment::manifest::git_revision(),
         known_checksums: known_checksums(),
         strict_data: args.strict,
         ..RunOptions::default()

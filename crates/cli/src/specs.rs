@@ -16,7 +16,7 @@ pub fn load(path: &Path, data: &DataDir) -> Result<Experiment> {
 
 /// The SHA-256 recorded for each data file in traces/sources.json, by path.
 pub(crate) fn known_checksums() -> std::collections::BTreeMap<String, String> {
-    schedlab_data::Sources::builtin().files.into_iter().map(|file| (file.path, file.sha256)).collect()
+    schedlab_data::Sources::builtin().checksums()
 }
 
 /// Names of the specs in `experiments/`.

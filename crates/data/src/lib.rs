@@ -112,6 +112,12 @@ pub enum DataError {
 }
 
 impl Sources {
+    /// The SHA-256 recorded for each file, by its path inside the data directory (what a run
+    /// compares its data files with, `RunOptions::known_checksums`).
+    pub fn checksums(&self) -> std::collections::BTreeMap<String, String> {
+        self.files.iter().map(|file| (file.path.clone(), file.sha256.clone())).collect()
+    }
+
     /// Parses a sources list. Every entry's `path` must stay inside the data directory: relative,
     /// made of plain names (no `..`, `.`, root or drive part), so that a shared list cannot make
     /// `data fetch` write anywhere else.

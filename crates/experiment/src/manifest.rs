@@ -2,6 +2,13 @@
 
 use serde::Serialize;
 
+/// The git revision of the working directory's checkout (`git rev-parse HEAD`), if there is one
+/// and git runs.
+pub fn git_revision() -> Option<String> {
+    let output = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 /// What the manifest records.
 #[derive(Clone, Debug, Serialize)]
 pub struct Manifest {

@@ -284,29 +284,24 @@ pub fn run_experiment(
             }
         }
     }
+    // A run that ends early (a save that failed, a cancellation) says what is kept.
+    let stopped = |why: String| ExperimentError::Run {
+        key: "-".into(),
+        message: format!(
+            "{why} {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
+            outcomes.len(),
+            store.dir().display()
+        ),
+    };
     if let Some(error) = first_error {
         if save_failed.load(Ordering::SeqCst) {
-            return Err(ExperimentError::Run {
-                key: "-".into(),
-                message: format!(
-                    "{error}; {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
-                    outcomes.len(),
-                    store.dir().display()
-                ),
-            });
+            return Err(stopped(format!("{error};")));
         }
         return Err(error);
     }
     if skipped > 0 {
         // Only a cancellation skips runs without an error.
-        return Err(ExperimentError::Run {
-            key: "-".into(),
-            message: format!(
-                "interrupted: {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
-                outcomes.len(),
-                store.dir().display()
-            ),
-        });
+        return Err(stopped("interrupted:".to_string()));
     }
     let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
     if let Some(selected) = options.shard {

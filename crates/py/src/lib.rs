@@ -40,11 +40,6 @@ fn load(text: Option<String>, path: Option<String>) -> Result<Experiment, String
     Experiment::from_text(&text, &origin, &DataDir::locate()).map_err(|error| error.to_string())
 }
 
-fn git_revision() -> Option<String> {
-    let output = std::process::Command::new("git").args(["rev-parse", "HEAD"]).output().ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
-}
-
 /// Runs every run of a spec not already in `results` and writes its reports, as `schedlab run`
 /// does. Returns a JSON object: the result folder, the runs computed and reused, the files
 /// written and the tables' names. Ctrl-C stops it: runs under way finish and are stored, the
@@ -66,12 +61,8 @@ fn run(
         threads,
         force,
         results_dir: results,
-        git_revision: git_revision(),
-        known_checksums: schedlab_data::Sources::builtin()
-            .files
-            .into_iter()
-            .map(|file| (file.path, file.sha256))
-            .collect(),
+        git_revision: schedlab_experiment::manifest::git_revision(),
+        known_checksums: schedlab_data::Sources::builtin().checksums(),
         strict_data: false,
         shard: None,
         cancel: Some(Arc::clone(&cancel)),
