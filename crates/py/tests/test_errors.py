@@ -72,11 +72,17 @@ def test_ctrl_c_stops_a_run_keeping_what_finished(tmp_path):
     import threading
 
     spec = small_spec(policies=["py:policies_for_tests:Slow"], seeds=list(range(30)))
+    # Python raises KeyboardInterrupt only where SIGINT was not ignored when it started; a
+    # process started in the background by a shell without job control inherits it ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.6, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        schedlab.run(spec, results=tmp_path, threads=1, progress=False)
-    timer.join()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            schedlab.run(spec, results=tmp_path, threads=1, progress=False)
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
     stored = len(list((tmp_path / "py-small" / "runs").glob("*.json")))
     assert 0 < stored < 30
     resumed = schedlab.run(spec, results=tmp_path, threads=2, progress=False)
