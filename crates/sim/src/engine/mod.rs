@@ -2,11 +2,13 @@
 
 use crate::metrics::{AllocationSample, BusyTimeline, JobRecord, JobTimeline, RunMetrics, summarize};
 use crate::{MeasurementWindow, SimConfig, SimError};
+use queue::EventQueue;
 use watchdog::ProgressWatchdog;
 
 mod guard;
 mod invariants;
 mod progress;
+mod queue;
 mod validate;
 mod watchdog;
 
@@ -17,8 +19,6 @@ use schedlab_core::{
     Allocation, BatchConfig, ClusterSpec, ClusterView, Context, CpuDemand, Decision, GpuTypeSet, JobId, JobSpec,
     JobView, JobsView, Knowledge, OracleInfo, Policy, PolicyReport, RunStart, SolverStats, Time,
 };
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -61,13 +61,15 @@ enum EventKind {
     },
 }
 
-/// A heap entry; ordered by time, then by insertion sequence, so ties break identically on
-/// every run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Event {
-    time: Time,
-    sequence: u64,
-    kind: EventKind,
+/// Whether an event still stands: stopping a job or replacing the tick supersedes the events
+/// made before (the epochs only grow, so a stale event never turns live again).
+fn is_live(states: &[JobState], tick_epoch: u64, kind: &EventKind) -> bool {
+    match *kind {
+        EventKind::Completion { job, epoch } | EventKind::RateChange { job, epoch } => {
+            states[job.index()].epoch == epoch
+        }
+        EventKind::Tick { epoch } => tick_epoch == epoch,
+    }
 }
 
 /// Engine-private bookkeeping of one job.
@@ -127,8 +129,8 @@ struct Engine<'a> {
     now: Time,
     jobs: JobsView,
     states: Vec<JobState>,
-    heap: BinaryHeap<Reverse<Event>>,
-    sequence: u64,
+    /// Ordered by time, then by insertion sequence, so ties break identically on every run.
+    queue: EventQueue<EventKind>,
     next_arrival: usize,
     tick_epoch: u64,
     pending_tick: Option<Time>,
@@ -201,8 +203,7 @@ impl<'a> Engine<'a> {
             now: Time::ZERO,
             jobs: JobsView::with_capacity(workload.len()),
             states: vec![JobState { gpu_seconds: vec![0.0; n_types], ..JobState::default() }; workload.len()],
-            heap: BinaryHeap::new(),
-            sequence: 0,
+            queue: EventQueue::new(),
             next_arrival: 0,
             tick_epoch: 0,
             pending_tick: None,
@@ -224,34 +225,15 @@ impl<'a> Engine<'a> {
 
 impl Engine<'_> {
     fn push(&mut self, time: Time, kind: EventKind) {
-        self.sequence += 1;
-        self.heap.push(Reverse(Event { time, sequence: self.sequence, kind }));
-    }
-
-    fn is_live(&self, event: &Event) -> bool {
-        match event.kind {
-            EventKind::Completion { job, epoch } | EventKind::RateChange { job, epoch } => {
-                self.states[job.index()].epoch == epoch
-            }
-            EventKind::Tick { epoch } => self.tick_epoch == epoch,
-        }
-    }
-
-    /// Returns the time of the next live heap event, discarding stale ones.
-    fn next_heap_time(&mut self) -> Option<Time> {
-        while let Some(Reverse(event)) = self.heap.peek() {
-            if self.is_live(event) {
-                return Some(event.time);
-            }
-            self.heap.pop();
-        }
-        None
+        let (states, tick_epoch) = (&self.states, self.tick_epoch);
+        self.queue.push(time, kind, |kind| is_live(states, tick_epoch, kind));
     }
 
     fn run_loop(&mut self) -> Result<(), SimError> {
         loop {
             let next_arrival = self.workload.get(self.next_arrival).map(|job| job.arrival);
-            let next_event = self.next_heap_time();
+            let (states, tick_epoch) = (&self.states, self.tick_epoch);
+            let next_event = self.queue.next_live_time(|kind| is_live(states, tick_epoch, kind));
             let now = match (next_arrival, next_event) {
                 (None, None) => return self.check_all_done(),
                 (Some(a), Some(b)) => a.min(b),
@@ -275,12 +257,8 @@ impl Engine<'_> {
                 others = true;
             }
             let mut tick = false;
-            while let Some(Reverse(event)) = self.heap.peek().copied() {
-                if event.time != now {
-                    break;
-                }
-                self.heap.pop();
-                if !self.is_live(&event) {
+            while let Some(event) = self.queue.pop_at(now) {
+                if !is_live(&self.states, self.tick_epoch, &event.kind) {
                     others = true;
                     continue;
                 }
@@ -306,6 +284,10 @@ impl Engine<'_> {
             }
             if self.window_left == Some(0) {
                 return self.end_with_window();
+            }
+            // A stale event at this instant counts, even one the queue took out of its heap.
+            if !others && pauses && self.queue.stale_taken_out_at(now) {
+                others = true;
             }
             if others || !pauses {
                 self.decide(tick)?;
