@@ -134,18 +134,20 @@ pub struct KeptOrder<K> {
     changed: Vec<(K, JobId)>,
     /// Scratch space for the merge.
     merged: Vec<(K, JobId)>,
+    /// Scratch space for [`KeptOrder::update_touched`]: which jobs it re-keys, by id.
+    marked: Vec<bool>,
 }
 
 impl<K> Default for KeptOrder<K> {
     fn default() -> Self {
-        KeptOrder { sorted: Vec::new(), changed: Vec::new(), merged: Vec::new() }
+        KeptOrder { sorted: Vec::new(), changed: Vec::new(), merged: Vec::new(), marked: Vec::new() }
     }
 }
 
 impl<K: Ord + Copy> KeptOrder<K> {
     /// Brings the order up to date with the active jobs of `context` and returns it.
     pub fn update(&mut self, context: &Context<'_>, key: impl Fn(&JobView) -> K) -> &[(K, JobId)] {
-        let KeptOrder { sorted, changed, merged } = self;
+        let KeptOrder { sorted, changed, .. } = self;
         changed.clear();
         sorted.retain(|&old| match context.jobs.get(old.1) {
             None => false,
@@ -158,6 +160,45 @@ impl<K: Ord + Copy> KeptOrder<K> {
             }
         });
         changed.extend(context.arrived.iter().filter_map(|&id| context.jobs.get(id)).map(|job| (key(job), job.id)));
+        self.merge_changed(context, key)
+    }
+
+    /// [`KeptOrder::update`] for a policy that knows which jobs can have a new key: the ones
+    /// in `touched` (which it empties), for every other job keeps its entry without reading its
+    /// view. `touched` must hold every job that arrived, finished, started or stopped since the
+    /// previous update (a policy whose keys change only then: Gandiva's). A missed one is
+    /// caught when the count differs (a full sort follows) and, in debug builds, by the check
+    /// against a full sort.
+    pub fn update_touched(
+        &mut self,
+        context: &Context<'_>,
+        key: impl Fn(&JobView) -> K,
+        touched: &mut Vec<JobId>,
+    ) -> &[(K, JobId)] {
+        let KeptOrder { sorted, changed, marked, .. } = self;
+        touched.sort_unstable();
+        touched.dedup();
+        if let Some(last) = touched.last() {
+            if marked.len() <= last.index() {
+                marked.resize(last.index() + 1, false);
+            }
+            for id in touched.iter() {
+                marked[id.index()] = true;
+            }
+            sorted.retain(|entry| !marked.get(entry.1.index()).copied().unwrap_or(false));
+            for id in touched.iter() {
+                marked[id.index()] = false;
+            }
+        }
+        changed.clear();
+        changed.extend(touched.drain(..).filter_map(|id| context.jobs.get(id)).map(|job| (key(job), job.id)));
+        self.merge_changed(context, key)
+    }
+
+    /// Sorts the changed entries and brings them into the kept order (or sorts every active job
+    /// when the two lists do not cover the active jobs exactly once).
+    fn merge_changed(&mut self, context: &Context<'_>, key: impl Fn(&JobView) -> K) -> &[(K, JobId)] {
+        let KeptOrder { sorted, changed, merged, .. } = self;
         changed.sort_unstable();
         // Every active job must be in exactly one of the two lists; otherwise (decisions were
         // skipped while jobs arrived, or one arrival was seen twice) sort them all.
@@ -252,15 +293,19 @@ pub(crate) mod tests {
     /// change between decisions (merged) or few (inserted).
     #[test]
     fn kept_order_is_always_the_full_sort() {
-        let (_, merged) = kept_order_matches_the_full_sort(10);
-        assert!(merged > 1_000, "{merged} decisions merged");
-        let (inserted, _) = kept_order_matches_the_full_sort(300);
-        assert!(inserted > 1_000, "{inserted} decisions inserted");
+        for touched in [false, true] {
+            let (_, merged) = kept_order_matches_the_full_sort(10, touched);
+            assert!(merged > 1_000, "{merged} decisions merged");
+            let (inserted, _) = kept_order_matches_the_full_sort(300, touched);
+            assert!(inserted > 1_000, "{inserted} decisions inserted");
+        }
     }
 
     /// Each active job finishes, stops or starts with probability `1 / churn` per decision.
     /// Returns how many decisions inserted their changes and how many merged them.
-    fn kept_order_matches_the_full_sort(churn: u64) -> (usize, usize) {
+    /// With `touched`, the order is updated by [`KeptOrder::update_touched`] with every job
+    /// that arrived, finished, started or stopped since the last update.
+    fn kept_order_matches_the_full_sort(churn: u64, touched: bool) -> (usize, usize) {
         let (mut inserted, mut merged) = (0, 0);
         let node = Node { name: "n".into(), gpu_type: GpuTypeId(0), gpus: 8, cpus: None, mem_gib: None, group: None };
         let cluster = ClusterView::new(Arc::new(ClusterSpec::new(vec!["gpu".into()], vec![node]).unwrap()));
@@ -272,6 +317,7 @@ pub(crate) mod tests {
             (state >> 33) % below
         };
         let mut next_id = 0u32;
+        let mut changed_since: Vec<JobId> = Vec::new();
         for step in 1..2_000u32 {
             let now = Time::from_secs(f64::from(step));
             let mut arrived = Vec::new();
@@ -279,12 +325,17 @@ pub(crate) mod tests {
                 let spec = JobSpec::new(JobId(next_id), now, 1, "t", 100.0);
                 jobs.insert(JobView::arrived(&spec, GpuTypeSet::ALL, None));
                 arrived.push(JobId(next_id));
+                changed_since.push(JobId(next_id));
                 next_id += 1;
             }
             let active: Vec<JobId> = jobs.active().map(|job| job.id).collect();
             for id in active {
                 let running = jobs.get(id).unwrap().is_running();
-                match draw(churn) {
+                let fate = draw(churn);
+                if fate == 0 || (fate == 1 && running) || (fate == 2 && !running) {
+                    changed_since.push(id);
+                }
+                match fate {
                     0 => {
                         jobs.remove(id);
                     }
@@ -304,7 +355,13 @@ pub(crate) mod tests {
             }
             let context = context_at(now, &cluster, &jobs, &arrived);
             let key = |job: &JobView| (job.last_change.unwrap_or(job.arrival), job.is_running());
-            let kept: Vec<((Time, bool), JobId)> = order.update(&context, key).to_vec();
+            let kept: Vec<((Time, bool), JobId)> = if touched {
+                order.update_touched(&context, key, &mut changed_since).to_vec()
+            } else {
+                order.update(&context, key).to_vec()
+            };
+            assert!(changed_since.is_empty() || !touched);
+            changed_since.clear();
             if order.changed.len() * FEW_CHANGED_PER_ENTRY <= kept.len() - order.changed.len() {
                 inserted += 1;
             } else {
