@@ -25,7 +25,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// An event's place in the order: its time, then when it was pushed.
-pub(super) type Key = (Time, u64);
+type Key = (Time, u64);
 
 /// The heap is not compacted below this many entries (by default).
 const MIN_COMPACT: usize = 1024;
@@ -33,8 +33,8 @@ const MIN_COMPACT: usize = 1024;
 /// A heap entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Event<K> {
-    pub(super) time: Time,
-    pub(super) sequence: u64,
+    time: Time,
+    sequence: u64,
     pub(super) kind: K,
 }
 
