@@ -97,3 +97,36 @@ fn each_experiment_writes_a_self_contained_page_and_the_results_folder_an_index(
         "{index}"
     );
 }
+
+/// Every committed page under `results/` shows its spec as the spec file reads now: a spec edited
+/// without its reports regenerated (a comment, say, which leaves the runs' identity alone) fails
+/// here until `schedlab report` rewrites them.
+#[test]
+fn committed_pages_show_their_specs_as_they_read_now() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut checked = 0;
+    let mut stale = Vec::new();
+    for entry in std::fs::read_dir(root.join("results")).unwrap() {
+        let folder = entry.unwrap().path();
+        let page = folder.join("index.html");
+        if !page.is_file() {
+            continue;
+        }
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        let spec = ["experiments", "experiments/seeds", "experiments/extra"]
+            .iter()
+            .map(|dir| root.join(dir).join(format!("{name}.yaml")))
+            .find(|path| path.is_file())
+            .unwrap_or_else(|| {
+                panic!("results/{name}/ has no spec in experiments/, experiments/seeds/ or experiments/extra/")
+            });
+        let text = std::fs::read_to_string(&spec).unwrap();
+        let shown = format!("<pre><code>{}</code></pre>", schedlab_experiment::html::escape(text.trim_end()));
+        if !std::fs::read_to_string(&page).unwrap().contains(&shown) {
+            stale.push(name);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} result pages found");
+    assert!(stale.is_empty(), "results/*/index.html shows an older spec for {stale:?}: rerun `schedlab report SPEC`");
+}
