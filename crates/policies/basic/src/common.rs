@@ -165,10 +165,10 @@ impl<K: Ord + Copy> KeptOrder<K> {
 
     /// [`KeptOrder::update`] for a policy that knows which jobs can have a new key: the jobs in
     /// `touched` (which it empties) are re-keyed, and every other job keeps its entry without
-    /// its view being read. `touched` must hold every job that arrived, finished, started or stopped since the
-    /// previous update (a policy whose keys change only then: Gandiva's). A missed one is
-    /// caught when the count differs (a full sort follows) and, in debug builds, by the check
-    /// against a full sort.
+    /// its view being read. `touched` must hold every job that arrived, finished, started or
+    /// stopped since the previous update (a policy whose keys change only then: Gandiva's). A
+    /// missed one is caught when the count differs (a full sort follows) and, in debug builds,
+    /// by the check against a full sort.
     pub fn update_touched(
         &mut self,
         context: &Context<'_>,
