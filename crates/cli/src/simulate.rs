@@ -119,6 +119,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
         plots: Vec::new(),
         claims: Vec::new(),
         fairness_reference: None,
+        population: Default::default(),
         also_in: Vec::new(),
     })
 }

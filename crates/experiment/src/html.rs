@@ -44,9 +44,8 @@ pub struct HtmlTable {
 /// One published claim as the page shows it.
 #[derive(Clone, Debug)]
 pub struct HtmlClaim {
-    /// The claim's cells ([`crate::claims::cells`]): claim, source, paper, measured, lower,
-    /// upper, units, seeds, per seed, tolerance, verdict.
-    pub cells: [String; 11],
+    /// The claim's cells ([`crate::claims::cells`], under [`crate::claims::COLUMNS`]).
+    pub cells: [String; 12],
     /// Its verdict.
     pub verdict: crate::interval::Verdict,
 }
@@ -58,11 +57,12 @@ fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
         crate::interval::Verdict::Missed => "missed",
         crate::interval::Verdict::Inconclusive { .. } => "inconclusive",
         crate::interval::Verdict::Unreachable { .. } => "unreachable",
+        crate::interval::Verdict::Incomplete { .. } => "incomplete",
     }
 }
 
 /// How many of `claims` have each verdict (holds, missed, inconclusive, unreachable here).
-fn verdict_counts(claims: &[HtmlClaim]) -> [usize; 4] {
+fn verdict_counts(claims: &[HtmlClaim]) -> [usize; 5] {
     crate::claims::counts(claims.iter().map(|claim| &claim.verdict))
 }
 
@@ -179,33 +179,33 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
         html,
         "<section id=\"claims\" aria-labelledby=\"claims-title\">\n<h2 id=\"claims-title\">Claims</h2>\n\
          <p class=\"summary\">{} published claims: {summary}.</p>\n<div class=\"scroll\">\
-         <table class=\"claims\">\n<thead><tr><th scope=\"col\">claim</th><th scope=\"col\">source</th>\
-         <th scope=\"col\">paper</th><th scope=\"col\">measured</th><th scope=\"col\">lower</th>\
-         <th scope=\"col\">upper</th><th scope=\"col\">units</th><th scope=\"col\">seeds</th>\
-         <th scope=\"col\">per seed</th><th scope=\"col\">tolerance</th>\
-         <th scope=\"col\">verdict</th></tr></thead>\n<tbody>\n",
-        claims.len()
+         <table class=\"claims\">\n<thead><tr>{}</tr></thead>\n<tbody>\n",
+        claims.len(),
+        crate::claims::COLUMNS
+            .iter()
+            .map(|column| format!("<th scope=\"col\">{}</th>", escape(column)))
+            .collect::<String>()
     );
+    // Numbers are right-aligned: paper, measured, lower, upper, units, seeds.
+    const NUMBER: [bool; 12] = [false, false, true, false, true, true, true, true, true, false, false, false];
     for claim in claims {
-        let [text, source, paper, measured, lower, upper, units, seeds, per_seed, tolerance, verdict] = &claim.cells;
-        let _ = writeln!(
-            html,
-            "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td><td class=\"number\">{}</td><td class=\"number\">{}</td>\
-             <td class=\"number\">{}</td><td>{}</td><td class=\"number\">{}</td><td class=\"verdict\">{}</td></tr>",
-            verdict_class(&claim.verdict),
-            escape(text),
-            escape(source),
-            escape(paper),
-            escape(measured),
-            escape(lower),
-            escape(upper),
-            escape(units),
-            escape(seeds),
-            escape(per_seed),
-            escape(tolerance),
-            escape(verdict)
-        );
+        let cells: String = claim
+            .cells
+            .iter()
+            .zip(NUMBER)
+            .enumerate()
+            .map(|(index, (cell, number))| {
+                let class = if index == 10 {
+                    " class=\"verdict\""
+                } else if number {
+                    " class=\"number\""
+                } else {
+                    ""
+                };
+                format!("<td{class}>{}</td>", escape(cell))
+            })
+            .collect();
+        let _ = writeln!(html, "<tr class=\"{}\">{cells}</tr>", verdict_class(&claim.verdict));
     }
     let _ = write!(
         html,
@@ -327,12 +327,12 @@ fn provenance_section(html: &mut String, page: &Page<'_>) {
 pub fn experiment_page(page: &Page<'_>) -> String {
     let name = escape(page.name);
     let description = page.description.trim();
-    let [held, missed, inconclusive, unreachable] = verdict_counts(&page.claims);
+    let [held, missed, inconclusive, unreachable, incomplete] = verdict_counts(&page.claims);
     let mut html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{name} - schedlab</title>\n\
          <meta name=\"description\" content=\"{}\">\n<meta name=\"schedlab-claims\" content=\"{held} of {}\">\n\
-         <meta name=\"schedlab-verdicts\" content=\"{held} {missed} {inconclusive} {unreachable}\">\n\
+         <meta name=\"schedlab-verdicts\" content=\"{held} {missed} {inconclusive} {unreachable} {incomplete}\">\n\
          <style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the results</a>\n\
          <header>\n<h1>{name}</h1>\n<p class=\"description\">{}</p>\n</header>\n\
          <nav aria-label=\"Sections\"><ul>\n",
@@ -433,10 +433,11 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
          <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"2\">missed</button></th>\
          <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"3\">inconclusive</button></th>\
          <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"4\">unreachable here</button></th>\
+         <th scope=\"col\"><button type=\"button\" class=\"sort\" data-column=\"5\">incomplete</button></th>\
          <th scope=\"col\">description</th></tr></thead>\n<tbody>\n",
         experiments.len()
     );
-    let mut totals = [0usize; 4];
+    let mut totals = [0usize; 5];
     for (name, description, claims, verdicts) in &experiments {
         let name = escape(name);
         // "3 of 4": sorted by the share that holds; experiments without claims last.
@@ -450,16 +451,16 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
         // "held missed inconclusive unreachable", each counted in its own column.
         let counts: Vec<usize> = verdicts.split(' ').filter_map(|count| count.parse().ok()).collect();
         let others: String = match counts.as_slice() {
-            [_, missed, inconclusive, unreachable] => {
+            [_, missed, inconclusive, unreachable, incomplete] => {
                 for (total, count) in totals.iter_mut().zip(&counts) {
                     *total += count;
                 }
-                [missed, inconclusive, unreachable]
+                [missed, inconclusive, unreachable, incomplete]
                     .iter()
                     .map(|count| format!("<td class=\"number\" data-sort=\"{count}\">{count}</td>"))
                     .collect()
             }
-            _ => "<td></td><td></td><td></td>".to_string(),
+            _ => "<td></td><td></td><td></td><td></td>".to_string(),
         };
         let _ = writeln!(
             html,

@@ -29,6 +29,7 @@ pub mod plan;
 pub mod plots;
 pub mod policy_report;
 pub mod prepare;
+pub mod relaxation;
 pub mod report;
 pub mod resolve;
 pub mod runner;

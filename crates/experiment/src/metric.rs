@@ -50,7 +50,29 @@ pub enum Metric {
     FtfRho,
 }
 
+/// Which side of a metric's value a proof-backed bound limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundSide {
+    /// No scheduler of the bound's class gets below it (JCT, queueing delay, makespan).
+    Lower,
+    /// No scheduler of the bound's class gets above it (utilisation).
+    Upper,
+}
+
+/// The metrics `bound: relaxation` bounds.
+pub const RELAXATION_METRICS: [Metric; 4] =
+    [Metric::AvgJctHours, Metric::AvgQueueingDelayHours, Metric::MakespanHours, Metric::Utilization];
+
 impl Metric {
+    /// The side `bound: relaxation` bounds this metric on, if it bounds it.
+    pub fn relaxation_side(self) -> Option<BoundSide> {
+        match self {
+            Metric::AvgJctHours | Metric::AvgQueueingDelayHours | Metric::MakespanHours => Some(BoundSide::Lower),
+            Metric::Utilization => Some(BoundSide::Upper),
+            _ => None,
+        }
+    }
+
     /// Every metric, in the order `runs.csv` has them (all but [`Metric::FtfRho`], which compares
     /// two runs and so is not a column of one run).
     pub const ALL: [Metric; 18] = [

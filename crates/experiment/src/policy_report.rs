@@ -69,7 +69,7 @@ fn number(value: f64) -> String {
 
 /// A cell: the mean, with its 95% interval when two or more runs differ.
 fn cell_text(values: &[f64]) -> (String, Option<f64>) {
-    let Some(estimate) = Estimate::mean(values) else { return ("-".to_string(), None) };
+    let Some(estimate) = Estimate::linear_mean(values) else { return ("-".to_string(), None) };
     let text = match estimate.interval {
         Some((low, high)) if low != high => {
             format!("{} [{} to {}]", number(estimate.value), number(low), number(high))
@@ -106,7 +106,7 @@ pub fn csv(experiment: &Experiment, outcomes: &[RunOutcome]) -> Option<Vec<u8>> 
     for (row, row_values) in cells.rows.iter().zip(&cells.values) {
         let mut record = vec![row.clone()];
         for values in row_values {
-            let estimate = Estimate::mean(values);
+            let estimate = Estimate::linear_mean(values);
             let interval = estimate.and_then(|estimate| estimate.interval);
             record.extend([
                 text(estimate.map(|estimate| estimate.value)),

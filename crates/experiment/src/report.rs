@@ -19,7 +19,7 @@ fn aggregation(spread: Spread) -> &'static str {
     match spread {
         Spread::Range => "mean over seeds and other sweep points, [min-max] when they differ",
         Spread::Ci95 => {
-            "mean over seeds and other sweep points, [95% Student-t interval of the mean, each run one unit]"
+            "mean over seeds and sample workloads, [95% interval of the mean over replicate units, as claims count them]"
         }
     }
 }
@@ -61,14 +61,15 @@ fn table_cells(
             columns
                 .iter()
                 .map(|(_, metric, column_filter)| {
-                    let values: Vec<f64> = outcomes
+                    let runs: Vec<&RunOutcome> = outcomes
                         .iter()
                         .filter(|outcome| parameter(outcome, rows_by) == *row)
                         .filter(|outcome| {
                             column_filter.as_ref().is_none_or(|(by, value)| parameter(outcome, *by) == *value)
                         })
-                        .map(|outcome| outcome_metric(experiment, outcomes, outcome, *metric))
                         .collect();
+                    let values: Vec<f64> =
+                        runs.iter().map(|outcome| outcome_metric(experiment, outcomes, outcome, *metric)).collect();
                     if values.is_empty() {
                         return None;
                     }
@@ -77,7 +78,8 @@ fn table_cells(
                     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let interval = match table.spread {
                         Spread::Range => None,
-                        Spread::Ci95 => Estimate::mean(&values).and_then(|estimate| estimate.interval),
+                        Spread::Ci95 => Estimate::mean(&unit_means(experiment, &runs, &values))
+                            .and_then(|estimate| estimate.interval),
                     };
                     Some((mean, min, max, interval, values.len()))
                 })
@@ -85,6 +87,35 @@ fn table_cells(
         })
         .collect();
     (rows, columns.into_iter().map(|(label, _, _)| label).collect(), cells)
+}
+
+/// The mean of each replicate unit of a `ci95` cell's runs, as claims count units: each
+/// workload of a drawn sample axis (its seeds averaged), else each seed (its runs averaged).
+fn unit_means(experiment: &Experiment, runs: &[&RunOutcome], values: &[f64]) -> Vec<f64> {
+    let sample = |outcome: &RunOutcome| -> Vec<(String, f64)> {
+        outcome
+            .point
+            .iter()
+            .filter(|(name, _)| name.parse::<crate::axis::Axis>().is_ok_and(crate::axis::Axis::is_sample))
+            .cloned()
+            .collect()
+    };
+    let mut samples: Vec<Vec<(String, f64)>> = runs.iter().map(|outcome| sample(outcome)).collect();
+    samples.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    samples.dedup();
+    let by_workload = samples.len() > 1 && experiment.report.population == crate::spec::Population::Drawn;
+    let mut units: Vec<(String, f64, usize)> = Vec::new();
+    for (outcome, value) in runs.iter().zip(values) {
+        let key = if by_workload { format!("{:?}", sample(outcome)) } else { outcome.seed.to_string() };
+        match units.iter_mut().find(|(known, ..)| *known == key) {
+            Some(unit) => {
+                unit.1 += value;
+                unit.2 += 1;
+            }
+            None => units.push((key, *value, 1)),
+        }
+    }
+    units.into_iter().map(|(_, sum, count)| sum / count as f64).collect()
 }
 
 /// A cell as the Markdown and HTML tables show it: the mean, with the range (or the interval)
@@ -239,7 +270,8 @@ pub fn write_all(
         write(&mut files, format!("{name}.md"), markdown.as_bytes())?;
         readme.push_str(&format!("## {name}\n\n{markdown}\n"));
     }
-    let claims = evaluate(experiment, outcomes);
+    let relaxations = crate::relaxation::relaxations(experiment)?;
+    let claims = evaluate(experiment, outcomes, &relaxations);
     if !report.claims.is_empty() {
         let markdown = crate::claims::markdown(&claims);
         write(&mut files, "claims.md".into(), markdown.as_bytes())?;
@@ -284,8 +316,9 @@ pub fn write_all(
 /// and verdict, and the count of each verdict. The README quotes the Markdown.
 pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
     /// The columns the summary reads, in this order.
-    const COLUMNS: [&str; 14] = [
+    const COLUMNS: [&str; 16] = [
         "claim",
+        "direction",
         "expected",
         "tolerance",
         "measured",
@@ -296,7 +329,8 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
         "n_seeds",
         "verdict",
         "units_needed",
-        "bound_policy",
+        "missing",
+        "bound_side",
         "bound_value",
         "best_case",
     ];
@@ -348,6 +382,7 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
     for (name, fields, record) in &rows {
         let [
             claim,
+            direction,
             expected,
             tolerance,
             measured,
@@ -358,7 +393,8 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
             seeds,
             verdict,
             needed,
-            bound,
+            missing,
+            bound_side,
             bound_value,
             best_case,
         ] = std::array::from_fn(|index| fields[index].as_str());
@@ -369,11 +405,13 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
             "inconclusive" if !needed.is_empty() => format!("inconclusive (about {needed} {unit} would settle it)"),
             "inconclusive" if units.parse::<usize>().unwrap_or(0) < 2 => "inconclusive (no interval)".to_string(),
             "inconclusive" => "inconclusive (at the band's edge)".to_string(),
-            _ => format!("UNREACHABLE HERE ({bound} {})", short(bound_value)),
+            "incomplete" => format!("incomplete (runs missing: {missing})"),
+            _ => format!("UNREACHABLE HERE (proved {bound_side} bound {})", short(bound_value)),
         };
         let end = |value: &str| if value.is_empty() { "-".to_string() } else { short(value) };
         let place = if best_case.is_empty() { String::new() } else { format!(" ({best_case})") };
-        let tolerance = tolerance.parse::<f64>().map_or(String::new(), |value| format!("{:.0}%", value * 100.0));
+        let tolerance =
+            tolerance.parse::<f64>().map_or(String::new(), |value| format!("{:.0}% ({direction})", value * 100.0));
         markdown.push_str(&format!(
             "| {name} | {claim} | {expected} | {}{place} | {} | {} | {units} {unit} | {seeds} | {tolerance} | {shown} |\n",
             short(measured),
@@ -388,7 +426,7 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
     markdown.push_str(&format!(
         "\n{} claims: {}.\n",
         rows.len(),
-        crate::claims::counts_text([count("holds"), count("missed"), count("inconclusive"), count("unreachable here")])
+        crate::claims::counts_text(crate::claims::VERDICTS.map(count))
     ));
     if !older.is_empty() {
         markdown.push_str(&format!(

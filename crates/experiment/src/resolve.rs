@@ -115,8 +115,12 @@ pub struct Claim {
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
     pub tolerance: f64,
-    /// Reference policies that bound what can be reached (see [`crate::interval::with_bound`]).
-    pub bounds: Vec<String>,
+    /// Which way the claim goes (the band's open side, if any).
+    pub direction: crate::spec::Direction,
+    /// Heuristic reference policies shown beside the verdict (never deciding it).
+    pub best_known: Vec<String>,
+    /// Whether the claim is also judged against a proof-backed bound (`bound: relaxation`).
+    pub bound: bool,
 }
 
 impl Claim {
@@ -132,7 +136,12 @@ impl Claim {
                 points: points.clone(),
             },
         };
-        Claim { target, bounds: Vec::new(), ..self.clone() }
+        Claim { target, best_known: Vec::new(), bound: false, ..self.clone() }
+    }
+
+    /// The band of values the claim accepts.
+    pub fn band(&self) -> crate::interval::Band {
+        crate::interval::Band::new(self.expected, self.tolerance, self.direction)
     }
 }
 
@@ -149,6 +158,8 @@ pub struct ReportPlan {
     pub claims: Vec<Claim>,
     /// The policy whose JCTs [`Metric::FtfRho`] divides by.
     pub fairness_reference: Option<String>,
+    /// What a sample axis's workloads are to claims and `ci95` tables.
+    pub population: crate::spec::Population,
 }
 
 /// A resolved experiment: every check done, sources built, ready to run.
@@ -457,6 +468,25 @@ fn resolve_report(
             }
             _ => return Err(fail(&at, format!("table '{}': give exactly one of metric and metrics", table.name))),
         };
+        if table.spread == crate::spec::Spread::Ci95 {
+            // An interval over replicate units needs the other axes fixed: pooling two loads, say,
+            // would mix their spread into the interval.
+            let shown = |axis: &Axis| match layout {
+                Layout::Grid { rows, columns } => rows == Parameter::Axis(*axis) || columns == Parameter::Axis(*axis),
+                Layout::Metrics { rows } => rows == Parameter::Axis(*axis),
+            };
+            if let Some((axis, _)) =
+                axes.iter().find(|(axis, values)| !axis.is_sample() && values.len() > 1 && !shown(axis))
+            {
+                return Err(fail(
+                    &at,
+                    format!(
+                        "table '{}': spread: ci95 would pool the runs of every {axis} value into one interval; show {axis} as rows or columns, or use spread: range",
+                        table.name
+                    ),
+                ));
+            }
+        }
         tables.push(Table { name: table.name.clone(), metrics, layout, spread: table.spread });
     }
     for plot in &spec.plots {
@@ -495,7 +525,11 @@ fn resolve_report(
     let in_policies = |name: &str| spec.policies.iter().any(|policy| policy.to_string() == name);
     let mut claims = Vec::new();
     for claim in &spec.claims {
-        claims.push(resolve_claim(claim, axes, &in_policies).map_err(|message| fail(&claim.text, message))?);
+        let resolved = resolve_claim(claim, axes, &in_policies).map_err(|message| fail(&claim.text, message))?;
+        if resolved.bound {
+            check_bound(spec, &resolved).map_err(|message| fail(&claim.text, message))?;
+        }
+        claims.push(resolved);
     }
     let fairness_reference = spec.fairness_reference.as_ref().map(ToString::to_string);
     if let Some(reference) = &fairness_reference
@@ -515,7 +549,30 @@ fn resolve_report(
         plots: spec.plots.clone(),
         claims,
         fairness_reference,
+        population: spec.population,
     })
+}
+
+/// Checks that a claim's `bound: relaxation` applies: rigid jobs with trace durations, every
+/// job measured, and a metric the relaxations bound.
+fn check_bound(spec: &ExperimentSpec, claim: &Claim) -> Result<(), String> {
+    let what = format!("claim '{}': bound: relaxation", claim.text);
+    if !matches!(spec.perf, PerfSection::Rigid | PerfSection::TraceDuration { .. }) {
+        return Err(format!(
+            "{what} needs rigid jobs with trace durations (perf: rigid or trace_duration), whose run time on each GPU type is known before the run"
+        ));
+    }
+    if spec.sim.window != schedlab_sim::MeasurementWindow::All {
+        return Err(format!("{what} needs every job measured (no sim.window)"));
+    }
+    if claim.metric.relaxation_side().is_none() {
+        return Err(format!(
+            "{what}: no relaxation bounds {}; it bounds {}",
+            claim.metric,
+            crate::metric::RELAXATION_METRICS.map(|metric| metric.to_string()).join(", ")
+        ));
+    }
+    Ok(())
 }
 
 fn resolve_claim(
@@ -562,7 +619,12 @@ fn resolve_claim(
         ClaimTarget::Ratio(a, b) => vec![a, b],
         ClaimTarget::BestRatio { policy, against, .. } => std::iter::once(policy).chain(against).collect(),
     };
-    let named: Vec<&String> = named.into_iter().chain(&claim.bounds).collect();
+    if claim.bounds.is_some() {
+        return Err(format!(
+            "{what}: `bounds` is now `best_known`: heuristic reference policies are shown beside the verdict and never make a claim unreachable; a proof does (`bound: relaxation`)"
+        ));
+    }
+    let named: Vec<&String> = named.into_iter().chain(&claim.best_known).collect();
     if let Some(name) = named.into_iter().find(|name| !in_policies(name)) {
         return Err(format!("{what}: policy '{name}' is not in policies"));
     }
@@ -589,7 +651,9 @@ fn resolve_claim(
         at,
         expected: claim.expected,
         tolerance: claim.tolerance,
-        bounds: claim.bounds.clone(),
+        direction: claim.direction,
+        best_known: claim.best_known.clone(),
+        bound: claim.bound.is_some(),
     })
 }
 

@@ -52,6 +52,12 @@ pub struct ExperimentSpec {
     /// The policy whose JCTs the `ftf_rho` metric divides by (one of `policies`).
     #[serde(default)]
     pub fairness_reference: Option<PolicyName>,
+    /// What the workloads of a sample axis (`trace_index`, `episode`) are to claims: `drawn`
+    /// (the default), a sample of the workloads a published value speaks of, so each is a
+    /// replicate; or `fixed`, the whole set a published value averages, replayed exactly, so a
+    /// replicate is a seed (a repeat run of the whole set, paired workload by workload).
+    #[serde(default, skip_serializing_if = "Population::is_drawn")]
+    pub population: Population,
     /// Other names `schedlab reproduce` runs this spec under, besides its own file name's
     /// prefix (`philly-rltune.yaml` is in `reproduce philly` by name and in `reproduce rltune`
     /// with `also_in: [rltune]`). Not part of any run's identity.
@@ -302,7 +308,8 @@ pub struct TableSpec {
     #[serde(default = "default_columns")]
     pub columns: String,
     /// What a cell shows beside the mean: the runs' `range` (the default) or the mean's 95%
-    /// Student-t interval over the runs (`ci95`).
+    /// interval over the claims' replicate units (`ci95`: each seed, or each workload a drawn
+    /// sample axis gives; only where no other sweep axis is pooled).
     #[serde(default, skip_serializing_if = "Spread::is_range")]
     pub spread: Spread,
 }
@@ -314,7 +321,7 @@ pub enum Spread {
     /// The smallest and largest value of the runs, `[min-max]`.
     #[default]
     Range,
-    /// The mean's 95% Student-t interval over the runs, each an independent unit.
+    /// The mean's 95% interval over replicate units, as claims make it.
     Ci95,
 }
 
@@ -414,11 +421,76 @@ pub struct ClaimSpec {
     pub expected: f64,
     /// Allowed relative deviation (0.15 = 15%).
     pub tolerance: f64,
-    /// Reference policies that bound what can be reached (oracles, say), each put in place of
-    /// the policy under test: when even the closest of them misses the published value wholly,
-    /// the verdict is "unreachable here".
+    /// Which way the claim goes: `within` the tolerance on both sides (the default), or
+    /// one-sided, `at_least` or `at_most` the value with the tolerance on the losing side only.
     #[serde(default)]
-    pub bounds: Vec<String>,
+    pub direction: Direction,
+    /// Heuristic reference policies (oracle orders, say), each put in place of the policy under
+    /// test and shown beside the verdict as the best known here; they never decide it.
+    #[serde(default)]
+    pub best_known: Vec<String>,
+    /// A proof-backed bound on what any scheduler of a class can reach on the claim's
+    /// workloads (`relaxation`); a missed claim whose bound is beyond its band on the same side
+    /// is "unreachable here".
+    #[serde(default)]
+    pub bound: Option<BoundKind>,
+    /// The old name of `best_known`, refused with a message that says what changed.
+    #[serde(default, skip_serializing)]
+    pub bounds: Option<Vec<String>>,
+}
+
+/// Which way a claim goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Reproduce the value: within `tolerance x |expected|` on either side.
+    #[default]
+    Within,
+    /// At least the value ("at least 1.5x", "up to 20% more"): any value above it holds, the
+    /// tolerance applies below it only.
+    AtLeast,
+    /// At most the value ("cuts JCT by up to 70%"): any value below it holds, the tolerance
+    /// applies above it only.
+    AtMost,
+}
+
+impl Direction {
+    /// The direction as specs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Within => "within",
+            Direction::AtLeast => "at_least",
+            Direction::AtMost => "at_most",
+        }
+    }
+}
+
+/// A proof-backed bound a claim may ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundKind {
+    /// The relaxations of `schedlab_bounds`: for average JCT the larger of the jobs' mean
+    /// isolated run time and SRPT on the squashed single machine, and for queueing delay,
+    /// makespan and utilisation their consequences (docs/claims.md has the proofs).
+    Relaxation,
+}
+
+/// What a sample axis's workloads are to claims (see [`ExperimentSpec::population`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Population {
+    /// A sample: each workload is a replicate.
+    #[default]
+    Drawn,
+    /// The whole set a published value averages: each seed is a replicate.
+    Fixed,
+}
+
+impl Population {
+    /// Whether this is the default, [`Population::Drawn`] (not written back into specs).
+    pub fn is_drawn(&self) -> bool {
+        *self == Population::Drawn
+    }
 }
 
 /// A claim's best case over several baselines and sweep points.

@@ -4,35 +4,64 @@ use crate::common::{SMALL, run, temp_dir};
 fn claims_are_checked_and_misses_reported() {
     let dir = temp_dir("claims");
     let baseline = run(SMALL, &dir, 2).unwrap();
-    let at = |policy: &str| {
-        let values: Vec<f64> = baseline
+    let at = |policy: &str| -> Vec<f64> {
+        baseline
             .outcomes
             .iter()
             .filter(|outcome| outcome.policy == policy && outcome.point[0].1 == 1.0)
             .map(|outcome| outcome.metrics.avg_jct / 3600.0)
-            .collect();
-        values.iter().sum::<f64>() / values.len() as f64
+            .collect()
     };
-    let ratio = at("fifo") / at("srtf");
+    // The interval worked out from the runs (two seeds, paired), and a band just wide enough to
+    // hold it: the claim holds only if the verdict code builds the same interval.
+    let estimate = schedlab_experiment::interval::Estimate::ratio(&at("fifo"), &at("srtf")).unwrap();
+    let (lower, upper) = estimate.interval.unwrap();
+    let ratio = estimate.value;
+    assert!(lower < ratio && ratio < upper, "two seeds that differ give an interval of some width");
+    let tolerance = ((upper - ratio).max(ratio - lower) / ratio) * 1.001;
     let claims = format!(
-        "claims:\n  - {{source: test, text: holds, metric: avg_jct_hours, ratio: [fifo, srtf], at: {{rate_per_hour: 1.0}}, expected: {ratio}, tolerance: 5}}\n  \
-         - {{source: test, text: misses, metric: avg_jct_hours, policy: las, expected: 1000000, tolerance: 0.1}}\n"
+        "claims:\n  - {{source: test, text: holds, metric: avg_jct_hours, ratio: [fifo, srtf], at: {{rate_per_hour: 1.0}}, expected: {ratio}, tolerance: {tolerance}}}\n  \
+         - {{source: test, text: misses, metric: avg_jct_hours, policy: las, expected: 1000000, tolerance: 0.1}}\n  \
+         - {{source: test, text: too narrow, metric: avg_jct_hours, ratio: [fifo, srtf], at: {{rate_per_hour: 1.0}}, expected: {ratio}, tolerance: {}}}\n",
+        tolerance * 0.9
     );
     let result = run(&format!("{SMALL}{claims}"), &dir, 2).unwrap();
     assert_eq!(result.reused, 12, "claims do not change what results depend on");
-    let verdicts: Vec<(&str, bool)> =
-        result.claims.iter().map(|claim| (claim.claim.text.as_str(), claim.holds)).collect();
-    assert_eq!(verdicts, vec![("holds", true), ("misses", false)]);
+    let verdicts: Vec<(&str, &str)> =
+        result.claims.iter().map(|claim| (claim.claim.text.as_str(), claim.verdict.name())).collect();
+    assert_eq!(verdicts, vec![("holds", "holds"), ("misses", "missed"), ("too narrow", "inconclusive")]);
+    assert_eq!(result.claims[0].estimate.unwrap().interval, Some((lower, upper)));
+    // A missing run makes the claims that read it incomplete, naming it: never missed.
+    let experiment = crate::common::parse(&format!("{SMALL}{claims}")).unwrap();
+    let fewer: Vec<_> = result
+        .outcomes
+        .iter()
+        .filter(|outcome| !(outcome.policy == "las" && outcome.seed == 1 && outcome.point[0].1 == 0.5))
+        .cloned()
+        .collect();
+    let judged = schedlab_experiment::claims::evaluate(&experiment, &fewer, &Default::default());
+    let names: Vec<&str> = judged.iter().map(|claim| claim.verdict.name()).collect();
+    assert_eq!(names, ["holds", "incomplete", "inconclusive"]);
+    assert_eq!(
+        judged[1].verdict,
+        schedlab_experiment::interval::Verdict::Incomplete {
+            missing: vec!["policy=las;rate_per_hour=0.5;seed=1".into()],
+            count: 1
+        }
+    );
     let markdown = std::fs::read_to_string(dir.join("small/claims.md")).unwrap();
     assert!(markdown.contains("| misses (avg_jct_hours of las) | test | 1000000 |"), "{markdown}");
     assert!(markdown.contains("MISSED"), "{markdown}");
     // The results folder's claims.md lists every experiment's claims and counts each verdict.
     let summary = std::fs::read_to_string(dir.join("claims.md")).unwrap();
     assert!(summary.contains("| small | misses | 1000000 |"), "{summary}");
-    assert!(summary.ends_with("\n2 claims: 1 hold, 1 missed, 0 inconclusive, 0 unreachable here.\n"), "{summary}");
+    assert!(
+        summary.ends_with("\n3 claims: 1 hold, 1 missed, 1 inconclusive, 0 unreachable here, 0 incomplete.\n"),
+        "{summary}"
+    );
     let csv = std::fs::read_to_string(dir.join("claims.csv")).unwrap();
     assert!(csv.starts_with(
-        "experiment,claim,source,metric,expected,tolerance,measured,lower,upper,n_units,unit,n_seeds,verdict"
+        "experiment,claim,source,metric,direction,expected,tolerance,measured,lower,upper,confidence,n_units,unit,unit_why,n_seeds,verdict"
     ));
     // A claims.csv that another version wrote is named, not read (and nothing panics).
     std::fs::create_dir_all(dir.join("old")).unwrap();
@@ -40,7 +69,7 @@ fn claims_are_checked_and_misses_reported() {
     schedlab_experiment::report::write_results_claims(&dir).unwrap();
     let summary = std::fs::read_to_string(dir.join("claims.md")).unwrap();
     assert!(
-        summary.contains("2 claims: 1 hold") && summary.contains("Not listed: the claims.csv of old was written"),
+        summary.contains("3 claims: 1 hold") && summary.contains("Not listed: the claims.csv of old was written"),
         "{summary}"
     );
 }
@@ -116,12 +145,37 @@ fn a_best_case_claim_takes_the_extreme_ratio_over_baselines_and_sweep_points() {
     assert_eq!(result.claims[0].measured, Some(smallest.0));
     assert_eq!(result.claims[0].best_case.as_deref(), Some(smallest.1.as_str()));
     assert_eq!(result.claims[1].measured, Some(largest.0));
-    // Each best case comes with the interval of its own pair of policies around it.
-    for claim in &result.claims[..2] {
-        let estimate = claim.estimate.unwrap();
-        let (lower, upper) = estimate.interval.unwrap();
-        assert!(lower <= estimate.value && estimate.value <= upper && estimate.n == 2, "{claim:?}");
+    // Each best case comes with the interval that accounts for its selection: every pair of
+    // the four at 1 - 0.05 / 4, and from the best lower end to the best upper end.
+    let runs = |policy: &str, rate: f64| -> Vec<f64> {
+        baseline
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.policy == policy && outcome.point[0].1 == rate)
+            .map(|outcome| outcome.metrics.avg_jct / 3600.0)
+            .collect()
+    };
+    let mut ends = Vec::new();
+    for rate in [0.5, 1.0] {
+        for against in ["fifo", "las"] {
+            let pair = schedlab_experiment::interval::Estimate::ratio_at(
+                &runs("srtf", rate),
+                &runs(against, rate),
+                1.0 - 0.05 / 4.0,
+            )
+            .unwrap();
+            ends.push(pair.interval.unwrap());
+        }
     }
+    let lowest = |values: Vec<f64>| values.into_iter().fold(f64::INFINITY, f64::min);
+    let highest = |values: Vec<f64>| values.into_iter().fold(f64::NEG_INFINITY, f64::max);
+    let smallest_interval =
+        (lowest(ends.iter().map(|end| end.0).collect()), lowest(ends.iter().map(|end| end.1).collect()));
+    let largest_interval =
+        (highest(ends.iter().map(|end| end.0).collect()), highest(ends.iter().map(|end| end.1).collect()));
+    assert_eq!(result.claims[0].estimate.unwrap().interval, Some(smallest_interval));
+    assert_eq!(result.claims[1].estimate.unwrap().interval, Some(largest_interval));
+    assert_eq!(result.claims[0].estimate.unwrap().confidence, 1.0 - 0.05 / 4.0);
     let at_half = ratios[..2].iter().map(|(ratio, _)| *ratio).fold(f64::INFINITY, f64::min);
     assert_eq!(result.claims[2].measured, Some(at_half));
     let markdown = std::fs::read_to_string(dir.join("small/claims.md")).unwrap();

@@ -9,6 +9,8 @@ mod determinism;
 mod shards;
 // Published claims are checked and misses reported.
 mod claims;
+// Intervals cover at their level and verdicts err at most 5%, by seeded simulation.
+mod coverage;
 // Regression gate: result tables of experiments/ci/*.yaml are insta snapshots.
 mod snapshots;
 // Per-VC partitions and VC pools on Philly's cluster.
