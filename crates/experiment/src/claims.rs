@@ -582,14 +582,14 @@ pub fn markdown(results: &[ClaimResult]) -> String {
 /// How claim tables say their intervals were made.
 pub const INTERVAL_NOTE: &str = "Intervals: 95% intervals over independent units (each seed; each workload of a drawn \
 sample axis, its seeds' runs averaged; or each seed's run of a fixed set of workloads the paper averages), a ratio's two \
-policies paired unit by unit: the delta-method Student-t interval of a ratio of means, made on the log scale when every \
-value is positive. A best case over k pairs splits its 5% over them (each pair at 1 - 0.05/k) and reports the interval \
-that covers the best of the true values. The band is the published value with its tolerance on both sides (within) or \
-on the losing side only (at_least, at_most). A verdict holds when the whole interval lies inside the band, is missed \
-when it lies wholly outside, and is inconclusive when it straddles an edge; unreachable here only when a proof-backed \
-bound (a relaxation no scheduler of its class can beat) lies wholly beyond the band on the side the claim needs, and the \
-claim is missed on that side; incomplete when runs it reads are missing. Best known here: the best heuristic reference \
-policy, never a proof.";
+policies paired unit by unit: a mean's Student-t interval on the log scale (values above 0) and a ratio's Fieller \
+interval (unbounded, inf, when its denominators' mean is not clearly away from 0 at this n). A best case over k pairs \
+splits its 5% over them (each pair at 1 - 0.05/k) and reports the interval that covers the best of the true values. \
+The band is the published value with its tolerance on both sides (within) or on the losing side only (at_least, \
+at_most). A verdict holds when the whole interval lies inside the band, is missed when it lies wholly outside, and is \
+inconclusive when it straddles an edge; unreachable here only when a proof-backed bound (a relaxation no scheduler of \
+its class can beat) lies wholly beyond the band on the side the claim needs and the claim is missed on that side; \
+incomplete when runs it reads are missing. Best known here: the best heuristic reference policy, never a proof.";
 
 /// A number as the CSV files write it: empty when absent.
 fn number(value: Option<f64>) -> String {

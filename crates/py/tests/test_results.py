@@ -1,5 +1,7 @@
 """Runs and results: DataFrames of runs, tables and claims, reuse of stored runs, one run."""
 
+import math
+
 import pandas
 import polars
 import pyarrow
@@ -49,16 +51,37 @@ def test_a_spec_file_runs_with_its_claims(tmp_path):
         "claims:\n"
         "  - {text: sjf beats fifo, metric: avg_jct_hours, ratio: [fifo, sjf], expected: 1.2, tolerance: 0.5,"
         " source: a test}\n"
+        "  - {text: fifo takes 1000 h, metric: avg_jct_hours, policy: fifo, expected: 1000, tolerance: 0.1,"
+        " source: a test}\n"
     )
     results = schedlab.run(spec_file, results=tmp_path / "out", progress=False)
     assert results.claims is not None
     row = results.claims.iloc[0]
     assert row["claim"] == "sjf beats fifo"
-    assert row["verdict"] in {"holds", "missed", "inconclusive", "unreachable"}
-    assert row["measured"] == pytest.approx(
-        results.runs.query("policy == 'fifo'")["avg_jct_hours"].mean()
-        / results.runs.query("policy == 'sjf'")["avg_jct_hours"].mean()
-    )
+    fifo = results.runs.query("policy == 'fifo'").sort_values("seed")["avg_jct_hours"].to_list()
+    sjf = results.runs.query("policy == 'sjf'").sort_values("seed")["avg_jct_hours"].to_list()
+    assert row["measured"] == pytest.approx((sum(fifo) / 2) / (sum(sjf) / 2))
+    # Fieller's interval of the ratio of means, worked out here from the runs (two seeds: t = 12.706).
+    n, t = 2, 12.706
+    mean_a, mean_b = sum(fifo) / n, sum(sjf) / n
+    var_a = sum((a - mean_a) ** 2 for a in fifo) / (n - 1)
+    var_b = sum((b - mean_b) ** 2 for b in sjf) / (n - 1)
+    cov = sum((a - mean_a) * (b - mean_b) for a, b in zip(fifo, sjf)) / (n - 1)
+    q = t * t / n
+    quad_a, quad_b, quad_c = mean_b**2 - q * var_b, mean_a * mean_b - q * cov, mean_a**2 - q * var_a
+    if quad_a > 0:
+        root = max(quad_b * quad_b - quad_a * quad_c, 0.0) ** 0.5
+        lower, upper = max((quad_b - root) / quad_a, 0.0), (quad_b + root) / quad_a
+    else:
+        lower, upper = 0.0, math.inf
+    assert row["lower"] == pytest.approx(lower)
+    assert (upper == math.inf and (row["upper"] == math.inf or str(row["upper"]) == "inf")) or row["upper"] == pytest.approx(upper)
+    low, high = 1.2 * 0.5, 1.2 * 1.5
+    expected = "holds" if low <= lower and upper <= high else "missed" if upper < low or lower > high else "inconclusive"
+    assert row["verdict"] == expected
+    # A JCT of 1000 hours is far outside any interval of these runs: missed, spelled as the code writes it.
+    assert results.claims.iloc[1]["verdict"] == "missed"
+    assert set(results.claims["verdict"]) <= {"holds", "missed", "inconclusive", "unreachable here", "incomplete"}
 
 
 def test_simulate_runs_one_run_in_memory(tmp_path):
