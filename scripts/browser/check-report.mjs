@@ -63,11 +63,11 @@ for (const file of pages) {
   if (isExperiment) {
     const [held, total] = claimsMeta.split(' of ').map(Number);
     if (total > 0) {
-      // Four verdicts, each row one of them, counted as the page's meta says.
+      // Five verdicts, each row one of them, counted as the page's meta says.
       const verdicts = (await page.locator('meta[name="schedlab-verdicts"]').getAttribute('content')).split(' ').map(Number);
       const rows = await page.locator('#claims tbody tr').count();
       const counted = [];
-      for (const kind of ['holds', 'missed', 'inconclusive', 'unreachable']) {
+      for (const kind of ['holds', 'missed', 'inconclusive', 'unreachable', 'incomplete']) {
         counted.push(await page.locator(`#claims tbody tr.${kind}`).count());
       }
       const sum = counted.reduce((a, b) => a + b, 0);
@@ -76,7 +76,7 @@ for (const file of pages) {
       }
       const colour = await page.locator('#claims tbody tr td.verdict').first().evaluate((cell) => getComputedStyle(cell).backgroundColor);
       if (colour === 'rgba(0, 0, 0, 0)') fail(file, 'claim verdicts are not coloured');
-      summary += `, claims ${held} of ${total} hold (${counted.join('/')} holds/missed/inconclusive/unreachable)`;
+      summary += `, claims ${held} of ${total} hold (${counted.join('/')} holds/missed/inconclusive/unreachable/incomplete)`;
     }
     const plots = await page.locator('figure svg').count();
     summary += `, ${plots} inline plots`;

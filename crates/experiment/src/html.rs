@@ -61,7 +61,8 @@ fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
     }
 }
 
-/// How many of `claims` have each verdict (holds, missed, inconclusive, unreachable here).
+/// How many of `claims` have each verdict (holds, missed, inconclusive, unreachable here,
+/// incomplete).
 fn verdict_counts(claims: &[HtmlClaim]) -> [usize; 5] {
     crate::claims::counts(claims.iter().map(|claim| &claim.verdict))
 }
@@ -89,7 +90,8 @@ pub struct Page<'a> {
 const STYLE: &str = "
 :root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0550ae;
   --holds: #dafbe1; --holds-ink: #116329; --missed: #ffebe9; --missed-ink: #a40e26;
-  --inconclusive: #fff8c5; --inconclusive-ink: #7d4e00; --unreachable: #eaeef2; --unreachable-ink: #24292f; }
+  --inconclusive: #fff8c5; --inconclusive-ink: #7d4e00; --unreachable: #eaeef2; --unreachable-ink: #24292f;
+  --incomplete: #ddf4ff; --incomplete-ink: #0a3069; }
 * { box-sizing: border-box; }
 body { font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', sans-serif; color: var(--ink); margin: 0 auto;
   max-width: 70rem; padding: 0 1.25rem 3rem; }
@@ -115,6 +117,7 @@ tr.holds td.verdict { background: var(--holds); color: var(--holds-ink); font-we
 tr.missed td.verdict { background: var(--missed); color: var(--missed-ink); font-weight: 600; }
 tr.inconclusive td.verdict { background: var(--inconclusive); color: var(--inconclusive-ink); font-weight: 600; }
 tr.unreachable td.verdict { background: var(--unreachable); color: var(--unreachable-ink); font-weight: 600; }
+tr.incomplete td.verdict { background: var(--incomplete); color: var(--incomplete-ink); font-weight: 600; }
 .note { color: var(--muted); font-size: 0.9em; }
 figure { margin: 1rem 0 2rem; }
 figure svg { max-width: 100%; height: auto; display: block; }
@@ -448,7 +451,7 @@ pub fn write_results_index(results_dir: &Path) -> Result<(), ExperimentError> {
             }
             _ => ("no claims".to_string(), String::new()),
         };
-        // "held missed inconclusive unreachable", each counted in its own column.
+        // "held missed inconclusive unreachable incomplete", each counted in its own column.
         let counts: Vec<usize> = verdicts.split(' ').filter_map(|count| count.parse().ok()).collect();
         let others: String = match counts.as_slice() {
             [_, missed, inconclusive, unreachable, incomplete] => {
