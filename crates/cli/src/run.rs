@@ -239,9 +239,9 @@ fn summarize(
             .iter()
             .map(|claim| {
                 let interval = claim.estimate.and_then(|estimate| estimate.interval);
-                serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "measured": claim.measured,
+                serde_json::json!({"text": claim.claim.text, "expected": claim.claim.expected, "direction": claim.claim.direction.name(), "measured": claim.measured,
                     "lower": interval.map(|interval| interval.0), "upper": interval.map(|interval| interval.1),
-                    "n_units": claim.estimate.map_or(0, |estimate| estimate.n), "unit": claim.unit.plural(), "n_seeds": claim.per_seed.len(),
+                    "n_units": claim.estimate.map_or(0, |estimate| estimate.n), "unit": claim.unit.plural(), "unit_why": claim.unit.why(), "n_seeds": claim.per_seed.len(),
                     "verdict": claim.verdict.name(), "holds": claim.holds, "best_case": claim.best_case})
             })
             .collect();

@@ -1,6 +1,6 @@
 //! Checking published claims against measured values: each value with a 95% interval over
-//! independent units (seeds, or the workloads of a sample axis: [`Unit`]) and one of four
-//! verdicts (see [`crate::interval`]).
+//! independent units ([`Unit`]), a best case's error split over the pairs it selects from
+//! ([`best_of`]), and one of five verdicts (see [`crate::interval`] and docs/claims.md).
 
 use crate::interval::{Estimate, ProvenBound, Verdict, judge, with_bound};
 use crate::metric::Metric;
@@ -240,8 +240,8 @@ struct Measured {
     per_seed: Vec<Vec<(u64, f64)>>,
 }
 
-/// The numerator policies' replicates a claim reads in place of measured runs: a bound's value
-/// for the workload of each run of `like` (the numerator) at the claim's points.
+/// Where a claim's numerator values come from, given the numerator policy and the extra sweep
+/// point: its measured runs, or (for a bound) the bound of each of those runs' workloads.
 type Numerator<'a> = &'a dyn Fn(&str, &[(crate::axis::Axis, f64)]) -> Vec<(Replicate, f64)>;
 
 /// Measures one claim's cases (without judging it), its numerator's replicates given by
@@ -299,8 +299,7 @@ fn missing_runs(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim)
         .collect()
 }
 
-/// The proof-backed bound's value of `metric` for each workload, by run key's workload key.
-pub type Relaxations = std::collections::BTreeMap<String, schedlab_bounds::Bounds>;
+pub use crate::relaxation::Relaxations;
 
 /// A bound's value of the claim's metric, in the metric's units.
 fn bound_value(bounds: &schedlab_bounds::Bounds, metric: Metric) -> f64 {
@@ -334,7 +333,7 @@ fn judge_cases(claim: &Claim, cases: &[Case], split: usize) -> Option<(Estimate,
 }
 
 /// Evaluates every claim of the experiment; `relaxations` holds the proof-backed bounds of the
-/// workloads of claims that ask for one ([`crate::relaxation::relaxations`]).
+/// workloads of claims that ask for one (`relaxation::relaxations`).
 pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Relaxations) -> Vec<ClaimResult> {
     experiment
         .report

@@ -216,3 +216,46 @@ fn a_one_metric_table_with_rows_and_columns_alike_says_to_use_metrics() {
     assert!(message.contains("table 'avg_jct': rows and columns are both 'policy'"), "{message}");
     assert!(message.contains("write `metrics: [avg_jct_hours]`"), "{message}");
 }
+
+#[test]
+fn claims_say_what_their_verdicts_can_rest_on() {
+    let claim = |extra: &str| {
+        format!(
+            "{SMALL}claims:\n  - {{source: x, text: y, metric: avg_jct_hours, ratio: [srtf, fifo], expected: 0.5, tolerance: 0.1{extra}}}\n"
+        )
+    };
+    // The old key: heuristic references no longer make a claim unreachable.
+    let message = error(&claim(", bounds: [srtf]"));
+    assert!(message.contains("`bounds` is now `best_known`"), "{message}");
+    assert!(parse(&claim(", best_known: [srtf], direction: at_most")).is_ok());
+    let message = error(&claim(", direction: below"));
+    assert!(message.contains("unknown variant `below`"), "{message}");
+    // A proof-backed bound only where the relaxations apply: a metric they bound, every job
+    // measured, rigid jobs.
+    assert!(parse(&claim(", bound: relaxation")).is_ok());
+    let message =
+        error(&claim(", bound: relaxation").replace("metric: avg_jct_hours, ratio", "metric: p99_jct_hours, ratio"));
+    assert!(message.contains("no relaxation bounds p99_jct_hours; it bounds avg_jct_hours"), "{message}");
+    let windowed =
+        claim(", bound: relaxation").replace("tables:", "sim: {window: {jobs: {first: 10, last: 50}}}\ntables:");
+    assert!(error(&windowed).contains("needs every job measured"), "{}", error(&windowed));
+    let throughputs = claim(", bound: relaxation")
+        .replace("tables:", "perf: {throughputs: {path: gavel/simulation_throughputs.json}}\ntables:");
+    let message = error(&throughputs);
+    assert!(message.contains("needs rigid jobs with trace durations") || message.contains("data"), "{message}");
+}
+
+#[test]
+fn a_ci95_table_that_pools_another_axis_is_refused() {
+    let pooled = SMALL.replace(
+        "  - {name: avg_jct, metric: avg_jct_hours, rows: policy, columns: rate_per_hour}",
+        "  - {name: avg_jct, metrics: [avg_jct_hours], rows: policy, spread: ci95}",
+    );
+    let message = error(&pooled);
+    assert!(message.contains("spread: ci95 would pool the runs of every rate_per_hour value"), "{message}");
+    let shown = SMALL.replace(
+        "  - {name: avg_jct, metric: avg_jct_hours, rows: policy, columns: rate_per_hour}",
+        "  - {name: avg_jct, metric: avg_jct_hours, rows: policy, columns: rate_per_hour, spread: ci95}",
+    );
+    assert!(parse(&shown).is_ok());
+}
