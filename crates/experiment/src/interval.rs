@@ -9,7 +9,7 @@
 //!   which stays positive and is wider above the mean than below, as a skewed mean's sampling
 //!   distribution is. With a value at or below 0: the plain t-interval `R +- t s / sqrt(n)`.
 //! - A ratio: Fieller's interval, every `r` for which a paired t-test cannot tell the mean of
-//!   `d_i = a_i - r b_i` from 0, cut at 0 when every value is positive. It is exact for normal
+//!   `d_i = a_i - r b_i` from 0, cut at 0 when no value is negative. It is exact for normal
 //!   pairs, and unbounded when the denominators' mean is not clearly away from 0 at this `n`
 //!   (then the claim is inconclusive). The delta-method interval of the ratio, `R +- t s_d /
 //!   (sqrt(n) |mean(b)|)` with `s_d` the standard deviation of `a_i - R b_i`, covered skewed
@@ -150,7 +150,7 @@ pub enum Scale {
     /// `R exp(+-t se)` with the error of `ln R`: a mean of positive values.
     Log,
     /// Fieller's interval of a ratio of means: every `r` whose paired residuals `a_i - r b_i`
-    /// have a mean a t-test cannot tell from 0, within `(0, inf)` when every value is positive.
+    /// have a mean a t-test cannot tell from 0, within `[0, inf)` when no value is negative.
     Fieller(Moments),
 }
 
@@ -167,14 +167,15 @@ pub struct Moments {
     pub cov_ab: f64,
     /// See `var_a`.
     pub var_b: f64,
-    /// Whether every value is positive (the interval is then cut at 0).
-    pub positive: bool,
+    /// Whether no value is negative (the ratio of means is then at least 0, and the interval
+    /// is cut there).
+    pub nonnegative: bool,
 }
 
 impl Moments {
     /// Fieller's set `{r : (mean_a - r mean_b)^2 <= q (var_a - 2 r cov_ab + r^2 var_b)}` with
     /// `q = t^2 / m`: an interval when the denominator's mean is clearly away from 0, else the
-    /// whole line (within `(0, inf)` for positive values).
+    /// whole line (within `[0, inf)` when no value is negative).
     fn fieller(&self, t: f64, m: usize) -> (f64, f64) {
         let q = t * t / m as f64;
         let a = self.mean_b * self.mean_b - q * self.var_b;
@@ -186,7 +187,7 @@ impl Moments {
         } else {
             (f64::NEG_INFINITY, f64::INFINITY)
         };
-        if self.positive { (lower.max(0.0), upper) } else { (lower, upper) }
+        if self.nonnegative { (lower.max(0.0), upper) } else { (lower, upper) }
     }
 }
 
@@ -247,7 +248,7 @@ impl Estimate {
             var_a: variance_of(numerators, mean_a, numerators, mean_a),
             cov_ab: variance_of(numerators, mean_a, denominators, mean_b),
             var_b: variance_of(denominators, mean_b, denominators, mean_b),
-            positive,
+            nonnegative: numerators.iter().chain(denominators).all(|value| *value >= 0.0),
         };
         let scale = scale.unwrap_or(match (single, positive) {
             (true, true) => Scale::Log,
