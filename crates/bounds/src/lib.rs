@@ -96,6 +96,9 @@ pub fn instance(
     let mut sets: Vec<Vec<bool>> = Vec::new();
     let mut relaxed = Vec::with_capacity(jobs.len());
     for job in jobs {
+        // Every type the job may run on, whatever its GPUs there: an allocation over several
+        // types runs at its slowest part's rate, so the fastest and slowest single types bound
+        // every allocation's run time.
         let mut usable = vec![false; cluster.nodes().len()];
         let (mut fastest, mut slowest) = (f64::INFINITY, 0.0f64);
         for (type_index, type_name) in types.iter().enumerate() {
@@ -103,31 +106,29 @@ pub fn instance(
                 continue;
             }
             let rate = match perf.rate(job, type_name, job.gpus) {
-                Ok(rate) => rate,
-                Err(PerfError::Unsupported { .. }) => continue,
+                Ok(rate) if rate > 0.0 => rate,
+                Ok(_) | Err(PerfError::Unsupported { .. }) => continue,
                 Err(error) => return Err(format!("job {}: {error}", job.id.0)),
             };
-            let nodes: Vec<usize> = cluster
-                .nodes()
-                .iter()
-                .enumerate()
-                .filter(|(_, node)| {
-                    usize::from(node.gpu_type.0) == type_index
-                        && node.gpus > 0
-                        && job.pool.as_deref().is_none_or(|pool| node.in_group(pool))
-                })
-                .map(|(index, _)| index)
-                .collect();
-            let gpus: u32 = nodes.iter().map(|&index| cluster.nodes()[index].gpus).sum();
-            if rate <= 0.0 || gpus < job.gpus {
-                continue;
+            let mut any = false;
+            for (index, node) in cluster.nodes().iter().enumerate() {
+                if usize::from(node.gpu_type.0) == type_index
+                    && node.gpus > 0
+                    && job.pool.as_deref().is_none_or(|pool| node.in_group(pool))
+                {
+                    usable[index] = true;
+                    any = true;
+                }
             }
-            let time = job.work / rate;
-            fastest = fastest.min(time);
-            slowest = slowest.max(time);
-            for index in nodes {
-                usable[index] = true;
+            if any {
+                fastest = fastest.min(job.work / rate);
+                slowest = slowest.max(job.work / rate);
             }
+        }
+        let usable_gpus: u32 =
+            usable.iter().zip(cluster.nodes()).filter(|(used, _)| **used).map(|(_, node)| node.gpus).sum();
+        if usable_gpus < job.gpus {
+            fastest = f64::INFINITY;
         }
         if !fastest.is_finite() {
             return Err(format!(

@@ -224,7 +224,8 @@ impl Estimate {
         Estimate::on_scale(numerators, denominators, confidence, None)
     }
 
-    /// The estimate on `scale`, or on the log scale when every value is positive (`None`).
+    /// The estimate on `scale`, or (`None`) as the module documentation says: a mean of
+    /// positive values on the log scale, another mean on the linear one, a ratio by Fieller.
     fn on_scale(numerators: &[f64], denominators: &[f64], confidence: f64, scale: Option<Scale>) -> Option<Estimate> {
         assert_eq!(numerators.len(), denominators.len(), "paired replicates");
         let n = numerators.len();
