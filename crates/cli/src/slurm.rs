@@ -158,12 +158,18 @@ fn check_options(args: &SlurmArgs) -> Result<()> {
 }
 
 /// Refuses a value written into an `#SBATCH` directive (a job name, a folder) that holds a
-/// control character or a space: sbatch reads a directive up to the first space, and a line
-/// break would start a shell command.
+/// control character, a space or a `%`: sbatch reads a directive up to the first space, a line
+/// break would start a shell command, and sbatch expands `%` patterns (`%j`, `%a`, `%u`) in the
+/// file names of `--output`, so a log would go somewhere else.
 fn check_directive_word(what: &str, value: &str) -> Result<()> {
     if value.chars().any(|c| c.is_control() || c.is_whitespace()) {
         bail!(
             "{what} {value:?} holds a space or a control character, which an #SBATCH line cannot take; use one without"
+        );
+    }
+    if value.contains('%') {
+        bail!(
+            "{what} {value:?} holds a '%', which sbatch would expand as a pattern (%j, %a, %u) in the log files' names; use a folder without one"
         );
     }
     Ok(())
@@ -279,5 +285,9 @@ mod tests {
         assert!(check_directive_word("the results folder", "/home/me/my results").is_err());
         assert!(check_directive_word("the results folder", "/home/me/results\nid").is_err());
         assert!(check_directive_word("the results folder", "/home/me/results").is_ok());
+        // sbatch would write the logs of `/home/me/100%done/x/slurm/shard-%a.out` under
+        // `/home/me/100<something>one/...`.
+        let error = check_directive_word("the results folder", "/home/me/100%done/x").unwrap_err().to_string();
+        assert!(error.contains("holds a '%', which sbatch would expand"), "{error}");
     }
 }
