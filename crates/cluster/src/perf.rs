@@ -214,6 +214,26 @@ impl PerfModel for TraceDuration {
         }
     }
 
+    /// Every GPU type of the cluster needs a speed factor (the reference has 1), so that a
+    /// cluster without the reference type and without factors for its own is refused before
+    /// a run, not at its first start.
+    fn check_cluster(&self, gpu_types: &[String]) -> Result<(), PerfError> {
+        if self.uniform {
+            return Ok(());
+        }
+        match gpu_types.iter().find(|gpu_type| !self.speedups.contains_key(*gpu_type)) {
+            Some(gpu_type) => Err(PerfError::UnknownGpuType {
+                model: self.describe(),
+                gpu_type: gpu_type.clone(),
+                known: format!(
+                    "{} (give the others a speed factor relative to the reference: speedups: {{{gpu_type}: FACTOR}})",
+                    self.speedups.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
+
     fn rate(&self, job: &JobSpec, gpu_type: &str, gpus: u32) -> Result<f64, PerfError> {
         if gpus != job.gpus {
             return Err(PerfError::Rigid {
@@ -662,5 +682,12 @@ mod tests {
         assert!(matches!(model.rate(&job, "k80", 1), Err(PerfError::Rigid { .. })));
         assert!(matches!(model.rate(&job, "p100", 2), Err(PerfError::Missing { .. })));
         assert_eq!(TraceDuration::uniform().rate(&job, "p100", 2), Ok(1.0));
+        // A cluster type without a factor is refused before a run: a reference type the
+        // cluster lacks (k80 here) with no factor for the cluster's own type (v100).
+        let types = |names: &[&str]| names.iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(model.check_cluster(&types(&["v100", "k80"])), Ok(()));
+        let error = TraceDuration::with_reference("k80").check_cluster(&types(&["v100"])).unwrap_err().to_string();
+        assert!(error.contains("has no GPU type 'v100'") && error.contains("speedups: {v100: FACTOR}"), "{error}");
+        assert_eq!(TraceDuration::uniform().check_cluster(&types(&["v100"])), Ok(()));
     }
 }
