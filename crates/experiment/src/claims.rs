@@ -4,6 +4,7 @@
 
 use crate::interval::{Estimate, ProvenBound, Verdict, judge, with_bound};
 use crate::metric::Metric;
+use crate::plan::RunPlan;
 use crate::resolve::{Claim, ClaimTarget, Experiment};
 use crate::spec::{Best, Population};
 use crate::store::RunOutcome;
@@ -126,13 +127,6 @@ type Pair = (u64, Vec<(String, f64)>, f64, f64);
 /// Paired numerators and denominators: the replicates both sides ran, in the numerator's order;
 /// `None` for the denominator gives a single policy's values over 1.
 fn paired(numerator: &[(Replicate, f64)], denominator: Option<&[(Replicate, f64)]>) -> Vec<Pair> {
-    let sample = |point: &[(String, f64)]| -> Vec<(String, f64)> {
-        point
-            .iter()
-            .filter(|(name, _)| name.parse::<crate::axis::Axis>().is_ok_and(crate::axis::Axis::is_sample))
-            .cloned()
-            .collect()
-    };
     numerator
         .iter()
         .filter_map(|(replicate, a)| {
@@ -140,9 +134,29 @@ fn paired(numerator: &[(Replicate, f64)], denominator: Option<&[(Replicate, f64)
                 None => 1.0,
                 Some(denominator) => denominator.iter().find(|(other, _)| other == replicate).map(|(_, b)| *b)?,
             };
-            Some((replicate.0, sample(&replicate.1), *a, b))
+            Some((replicate.0, sample_axes(&replicate.1), *a, b))
         })
         .collect()
+}
+
+/// The sample-axis values (`trace_index`, `episode`) of a sweep point.
+fn sample_axes(point: &[(String, f64)]) -> Vec<(String, f64)> {
+    point
+        .iter()
+        .filter(|(name, _)| name.parse::<crate::axis::Axis>().is_ok_and(crate::axis::Axis::is_sample))
+        .cloned()
+        .collect()
+}
+
+/// The mean of each replicate unit of one policy's runs, `values` in the order of `runs`
+/// (what `ci95` table cells make their interval over).
+pub(crate) fn unit_means(runs: &[&RunOutcome], values: &[f64], population: Population) -> Vec<f64> {
+    let pairs: Vec<Pair> = runs
+        .iter()
+        .zip(values)
+        .map(|(outcome, value)| (outcome.seed, sample_axes(&outcome.point), *value, 1.0))
+        .collect();
+    units_of(&pairs, population, String::new()).0.numerators
 }
 
 /// One unit's sums so far: its seed, sample-axis values, the two sides' sums and its runs.
@@ -282,20 +296,19 @@ fn measure(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim, nume
 
 /// The runs a claim reads (its policies at its sweep points, every seed) that are not in
 /// `outcomes`, by run key.
-fn missing_runs(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
+fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
     let policies: Vec<&String> = match &claim.target {
         ClaimTarget::Policy(policy) => vec![policy],
         ClaimTarget::Ratio(a, b) => vec![a, b],
         ClaimTarget::BestRatio { policy, against, .. } => std::iter::once(policy).chain(against).collect(),
     };
     let stored: std::collections::BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
-    experiment
-        .runs()
-        .into_iter()
+    plans
+        .iter()
         .filter(|plan| policies.iter().any(|policy| **policy == plan.policy.to_string()))
         .filter(|plan| at_point(claim, &[], &plan.point.0))
         .filter(|plan| !stored.contains(plan.key.as_str()))
-        .map(|plan| plan.key)
+        .map(|plan| plan.key.clone())
         .collect()
 }
 
@@ -335,6 +348,7 @@ fn judge_cases(claim: &Claim, cases: &[Case], split: usize) -> Option<(Estimate,
 /// Evaluates every claim of the experiment; `relaxations` holds the proof-backed bounds of the
 /// workloads of claims that ask for one (`relaxation::relaxations`).
 pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Relaxations) -> Vec<ClaimResult> {
+    let plans = experiment.runs();
     experiment
         .report
         .claims
@@ -343,7 +357,7 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &
             let runs = |policy: &str, point: &[(crate::axis::Axis, f64)]| {
                 replicates(experiment, outcomes, claim, policy, point)
             };
-            let missing = missing_runs(experiment, outcomes, claim);
+            let missing = missing_runs(&plans, outcomes, claim);
             let Measured { cases, per_seed } = measure(experiment, outcomes, claim, &runs);
             let split = cases.len();
             let judged = if missing.is_empty() { judge_cases(claim, &cases, split) } else { None };
@@ -360,7 +374,6 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &
                 .collect();
             let (bound, bound_cases) = if claim.bound && missing.is_empty() {
                 let side = claim.metric.relaxation_side().expect("resolution checks the metric");
-                let plans = experiment.runs();
                 let from_bound = |policy: &str, point: &[(crate::axis::Axis, f64)]| -> Vec<(Replicate, f64)> {
                     plans
                         .iter()
@@ -805,20 +818,17 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
                     _ => None,
                 })
                 .collect();
-            let cases: Vec<(usize, &Case)> = members
-                .iter()
-                .enumerate()
-                .flat_map(|(index, (_, result))| result.cases.iter().map(move |case| (index, case)))
-                .collect();
+            // Every pair of every member, and which member each came from.
+            let cases: Vec<Case> = members.iter().flat_map(|(_, result)| result.cases.iter().cloned()).collect();
+            let member_of: Vec<usize> =
+                members.iter().enumerate().flat_map(|(index, (_, result))| vec![index; result.cases.len()]).collect();
             let split = cases.len();
-            let owned: Vec<Case> = cases.iter().map(|(_, case)| (*case).clone()).collect();
-            let judged = if missing.is_empty() { best_of(&owned, best, split) } else { None };
+            let judged = if missing.is_empty() { best_of(&cases, best, split) } else { None };
             if let Some((estimate, chosen)) = judged {
-                let member = cases[chosen].0;
                 group.measured = Some(estimate.value);
                 group.estimate = Some(estimate);
-                group.unit = cases[chosen].1.unit;
-                group.best_in = Some(members[member].0.to_string());
+                group.unit = cases[chosen].unit;
+                group.best_in = Some(members[member_of[chosen]].0.to_string());
             }
             let bound_cases: Vec<Case> =
                 members.iter().flat_map(|(_, result)| result.bound_cases.iter().cloned()).collect();

@@ -78,8 +78,10 @@ fn table_cells(
                     let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let interval = match table.spread {
                         Spread::Range => None,
-                        Spread::Ci95 => Estimate::mean(&unit_means(experiment, &runs, &values))
-                            .and_then(|estimate| estimate.interval),
+                        Spread::Ci95 => {
+                            Estimate::mean(&crate::claims::unit_means(&runs, &values, experiment.report.population))
+                                .and_then(|estimate| estimate.interval)
+                        }
                     };
                     Some((mean, min, max, interval, values.len()))
                 })
@@ -87,35 +89,6 @@ fn table_cells(
         })
         .collect();
     (rows, columns.into_iter().map(|(label, _, _)| label).collect(), cells)
-}
-
-/// The mean of each replicate unit of a `ci95` cell's runs, as claims count units: each
-/// workload of a drawn sample axis (its seeds averaged), else each seed (its runs averaged).
-fn unit_means(experiment: &Experiment, runs: &[&RunOutcome], values: &[f64]) -> Vec<f64> {
-    let sample = |outcome: &RunOutcome| -> Vec<(String, f64)> {
-        outcome
-            .point
-            .iter()
-            .filter(|(name, _)| name.parse::<crate::axis::Axis>().is_ok_and(crate::axis::Axis::is_sample))
-            .cloned()
-            .collect()
-    };
-    let mut samples: Vec<Vec<(String, f64)>> = runs.iter().map(|outcome| sample(outcome)).collect();
-    samples.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    samples.dedup();
-    let by_workload = samples.len() > 1 && experiment.report.population == crate::spec::Population::Drawn;
-    let mut units: Vec<(String, f64, usize)> = Vec::new();
-    for (outcome, value) in runs.iter().zip(values) {
-        let key = if by_workload { format!("{:?}", sample(outcome)) } else { outcome.seed.to_string() };
-        match units.iter_mut().find(|(known, ..)| *known == key) {
-            Some(unit) => {
-                unit.1 += value;
-                unit.2 += 1;
-            }
-            None => units.push((key, *value, 1)),
-        }
-    }
-    units.into_iter().map(|(_, sum, count)| sum / count as f64).collect()
 }
 
 /// A cell as the Markdown and HTML tables show it: the mean, with the range (or the interval)
