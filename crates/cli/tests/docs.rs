@@ -205,3 +205,41 @@ fn the_readme_stays_short_and_lists_every_crate() {
     }
     assert!(missing.is_empty(), "README.md's layout table leaves out {missing:?}");
 }
+
+/// Committed results are the same bytes on every machine: no file under `results/` (the run
+/// stores aside, which are not committed) names where this checkout or its data directory lie.
+#[test]
+fn no_result_file_names_a_machine_path() {
+    let root = root().canonicalize().unwrap();
+    let mut markers: Vec<String> =
+        ["shared/data", "/work/", "/home/", "/root/", "/tmp/", "/Users/"].iter().map(|s| s.to_string()).collect();
+    markers.push(root.display().to_string());
+    if let Some(data) = schedlab_core::DataDir::locate_from(&root).root().and_then(|dir| dir.canonicalize().ok()) {
+        markers.push(data.display().to_string());
+    }
+    let mut found = Vec::new();
+    let mut folders = vec![root.join("results")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|name| name != "runs") {
+                    folders.push(path);
+                }
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            for (index, line) in text.lines().enumerate() {
+                if let Some(marker) = markers.iter().find(|marker| line.contains(marker.as_str())) {
+                    found.push(format!(
+                        "{}:{}: names '{marker}'",
+                        path.strip_prefix(&root).unwrap().display(),
+                        index + 1
+                    ));
+                }
+            }
+        }
+    }
+    found.sort();
+    assert!(found.is_empty(), "{} result lines name a machine path:\n{}", found.len(), found.join("\n"));
+}

@@ -37,12 +37,14 @@ pub struct Dl2Speed {
 impl Dl2Speed {
     /// Reads `config_speed.txt` and fits every model.
     pub fn load(path: &Path) -> Result<Dl2Speed, TableError> {
+        Dl2Speed::load_named(path, &path.display().to_string())
+    }
+
+    /// Reads `config_speed.txt` at `path` and names it `shown` in [`Dl2Speed::exceptions`] (a
+    /// path relative to the data directory, so that manifests do not name a machine's folders).
+    pub fn load_named(path: &Path, shown: &str) -> Result<Dl2Speed, TableError> {
         let table = SpeedTable::load(path)?;
-        Dl2Speed::from_table(&table, &path.display().to_string()).map_err(|message| TableError::Line {
-            path: path.into(),
-            line: 0,
-            message,
-        })
+        Dl2Speed::from_table(&table, shown).map_err(|message| TableError::Line { path: path.into(), line: 0, message })
     }
 
     /// Fits every model of `table`; `source` names it in errors.

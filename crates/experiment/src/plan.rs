@@ -2,7 +2,6 @@
 
 use crate::axis::Axis;
 use crate::spec::PolicyName;
-use schedlab_trace::spec::WorkloadSpec;
 
 /// A point of the sweep: one value per axis, in the spec's axis order.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,8 +33,9 @@ pub struct RunPlan {
     /// Identifies the workload: the same for every policy at one point and seed, so all
     /// policies see identical jobs.
     pub workload_key: String,
-    /// Seed for the workload's generator and model assignment, derived from the spec, the
-    /// point and the seed with a stable hash (never from thread identity or time).
+    /// Seed for the workload's generator and model assignment, derived with a stable hash from
+    /// what defines the workload (the spec's workload, cluster and perf sections), the point and
+    /// the seed: never from the spec's name, thread identity or time.
     pub workload_seed: u64,
     /// The run's seed for the policy (`RunStart::seed`, `PolicyEnv::seed`), derived like the
     /// workload seed but as a separate stream: the same for every policy at one point and seed.
@@ -73,22 +73,22 @@ pub fn sweep_points(axes: &[(Axis, Vec<f64>)]) -> Vec<SweepPoint> {
 }
 
 /// Expands an experiment into runs (sweep points x seeds x policies), sorted by key. Workload
-/// seeds derive from the experiment's name, its workload and the point and seed.
+/// seeds derive from `defines_workload` (the spec's workload, cluster and perf sections, as
+/// text) and the point and seed, so a renamed copy of a spec replays the same jobs.
 pub fn expand(
-    name: &str,
-    workload: &WorkloadSpec,
+    defines_workload: &str,
     axes: &[(Axis, Vec<f64>)],
     seeds: &[u64],
     policies: &[PolicyName],
 ) -> Vec<RunPlan> {
-    let workload_text = serde_json::to_string(workload).expect("specs serialise");
+    let workload_text = defines_workload;
     let mut runs = Vec::new();
     for point in sweep_points(axes) {
         for &seed in seeds {
             let workload_key =
                 format!("{}seed={seed}", if point.0.is_empty() { String::new() } else { point.label() + ";" });
-            let workload_seed = stable_hash(&[name, &workload_text, &workload_key]);
-            let run_seed = stable_hash(&[name, &workload_text, &workload_key, "run"]);
+            let workload_seed = stable_hash(&[workload_text, &workload_key]);
+            let run_seed = stable_hash(&[workload_text, &workload_key, "run"]);
             for policy in policies {
                 let key = format!("policy={policy};{workload_key}");
                 runs.push(RunPlan {

@@ -221,7 +221,8 @@ impl Setup {
                 (Arc::new(model), JobTypes { work, ..JobTypes::default() })
             }
             PerfSection::Dl2 { path } => {
-                let model = Dl2Speed::load(&file(path)?).map_err(|error| ExperimentError::Data(error.to_string()))?;
+                let model = Dl2Speed::load_named(&file(path)?, &path.display().to_string())
+                    .map_err(|error| ExperimentError::Data(error.to_string()))?;
                 (Arc::new(model), JobTypes::default())
             }
             PerfSection::TraceDuration { reference, speedups } => {

@@ -22,7 +22,8 @@ use serde::Serialize;
 /// without rerunning anything.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunInputs {
-    /// The experiment's name (workload seeds derive from it).
+    /// The experiment's name: where results go, never what they are (left out of the hash).
+    #[serde(skip)]
     pub name: String,
     /// Where jobs come from.
     pub workload: WorkloadSpec,
@@ -36,6 +37,19 @@ pub struct RunInputs {
     /// the hash when empty, so runs without such plots keep their identity).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub traced_jobs: Vec<u32>,
+}
+
+impl RunInputs {
+    /// What defines a run's jobs, as text for seed derivation: the workload, cluster and perf
+    /// sections (not the name, not the engine settings).
+    pub fn defines_workload(&self) -> String {
+        let sections = [
+            serde_json::to_string(&self.workload),
+            serde_json::to_string(&self.cluster),
+            serde_json::to_string(&self.perf),
+        ];
+        sections.map(|text| text.expect("specs serialise")).join("\n")
+    }
 }
 
 /// How a table is laid out.
@@ -309,7 +323,7 @@ impl Experiment {
 
     /// Every run, sorted by key.
     pub fn runs(&self) -> Vec<RunPlan> {
-        expand(&self.inputs.name, &self.inputs.workload, &self.axes, &self.seeds, &self.policies)
+        expand(&self.inputs.defines_workload(), &self.axes, &self.seeds, &self.policies)
     }
 
     /// The values of the axis, or none if it is not swept.

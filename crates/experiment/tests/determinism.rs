@@ -181,3 +181,20 @@ fn a_cancelled_run_stores_what_finished_says_so_and_a_rerun_resumes() {
     let resumed = run(SMALL, &dir, 2).unwrap();
     assert_eq!((resumed.ran, resumed.reused), (8, 4));
 }
+
+#[test]
+fn a_renamed_copy_replays_the_same_jobs_and_a_new_cluster_draws_new_ones() {
+    let (original, renamed, recluster) = (temp_dir("named-small"), temp_dir("named-mine"), temp_dir("named-cluster"));
+    run(SMALL, &original, 2).unwrap();
+    run(&SMALL.replace("name: small", "name: mine"), &renamed, 2).unwrap();
+    let rows = |dir: &std::path::Path, name: &str| std::fs::read_to_string(dir.join(name).join("runs.csv")).unwrap();
+    assert_eq!(rows(&original, "small"), rows(&renamed, "mine"));
+    // What defines the workload (here the cluster, which model assignment reads) draws anew.
+    run(&SMALL.replace("k80: 8}", "k80: 4}"), &recluster, 2).unwrap();
+    let seeds = |spec: &str| {
+        crate::common::parse(spec).unwrap().runs().iter().map(|plan| plan.workload_seed).collect::<Vec<_>>()
+    };
+    assert_eq!(seeds(SMALL), seeds(&SMALL.replace("name: small", "name: mine")));
+    assert_ne!(seeds(SMALL), seeds(&SMALL.replace("k80: 8}", "k80: 4}")));
+    assert_ne!(rows(&original, "small"), rows(&recluster, "small"));
+}

@@ -11,7 +11,7 @@ use crate::{Trace, TraceError};
 use schedlab_core::{DataDir, JobSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A trace file to load; `path` is relative to the data directory unless absolute.
@@ -335,7 +335,7 @@ impl TraceCache {
             return Ok(Arc::clone(prepared));
         }
         let mut trace = source.load(data)?;
-        let mut report = vec![summary_line(&trace)];
+        let mut report = vec![summary_line(&trace, &source.path)];
         for step in apply_all(&mut trace, transforms)? {
             report.push(format!("{}: {} -> {} jobs", step.transform, step.before, step.after));
         }
@@ -509,15 +509,11 @@ impl WorkloadSpec {
     }
 }
 
-/// One line describing a load summary.
-pub fn summary_line(trace: &Trace) -> String {
-    let mut line = format!(
-        "{} {}: {} rows read, {} kept",
-        trace.format,
-        trace.path.display(),
-        trace.summary.rows,
-        trace.summary.kept
-    );
+/// One line describing a load summary, naming the file as `shown` (the spec's path, relative
+/// to the data directory, so that reports do not depend on where the data was found).
+pub fn summary_line(trace: &Trace, shown: &Path) -> String {
+    let mut line =
+        format!("{} {}: {} rows read, {} kept", trace.format, shown.display(), trace.summary.rows, trace.summary.kept);
     for (reason, count) in &trace.summary.dropped {
         line.push_str(&format!(", {count} left out: {reason}"));
     }

@@ -75,7 +75,7 @@ fn philly_raw_reads_an_attempt_across_the_fall_back_hour_and_counts_it() {
     let trace = TraceFormat::PhillyRaw.load(&path).unwrap();
     assert_eq!(trace.jobs[0].duration, Some(50.0 * 60.0));
     assert_eq!(trace.summary.adjusted, vec![(schedlab_trace::formats::philly::FALL_BACK_READING.to_string(), 1)]);
-    let line = schedlab_trace::spec::summary_line(&trace);
+    let line = schedlab_trace::spec::summary_line(&trace, &path);
     assert!(line.contains("1 kept where an attempt spans the end of daylight time"), "{line}");
     // Inside the repeated hour in order: daylight time for both, nothing adjusted.
     let path = crate::common::temp_file(
