@@ -93,6 +93,12 @@ fn check_refuses_bad_generators_windows_and_overheads_as_run_does() {
         &generated_spec("1.0", "sim: {restart_overhead: 120}\n"),
         "restart_overhead of 120 s is at least the time slice of gandiva (60 s)",
     );
+    check_fails_as_run_does(
+        &dir,
+        "overhead",
+        &generated_spec("1.0", "sim: {restart_overhead: 1e12}\n").replace("[fifo, gandiva]", "[las]"),
+        "restart_overhead of 1e12 s is beyond the 1e9 s",
+    );
 }
 
 #[test]

@@ -243,3 +243,16 @@ fn no_result_file_names_a_machine_path() {
     found.sort();
     assert!(found.is_empty(), "{} result lines name a machine path:\n{}", found.len(), found.join("\n"));
 }
+
+/// ARCHITECTURE.md is read by users of a clone: it names nothing outside the repository.
+#[test]
+fn the_architecture_names_no_path_outside_the_repository() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let outside: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| ["../", "](/", " `/", "(`/"].iter().any(|pattern| line.contains(pattern)))
+        .map(|(index, line)| format!("ARCHITECTURE.md:{}: {line}", index + 1))
+        .collect();
+    assert!(outside.is_empty(), "paths outside the repository:\n{}", outside.join("\n"));
+}

@@ -343,6 +343,16 @@ fn check_sim(sim: &SimSection) -> Result<(), String> {
             sim.restart_overhead
         ));
     }
+    // Longer than any job schedlab accepts: every preemption (and a first start that pays it)
+    // stalls the run, so no run could pay it.
+    let longest = schedlab_trace::formats::MAX_DURATION_SECONDS;
+    if sim.restart_overhead > longest {
+        return Err(format!(
+            "sim: restart_overhead of {:e} s is beyond the {longest:e} s (about 31 years) that schedlab accepts as a duration; \
+             no run could pay it. Expected seconds, at most {longest:e}",
+            sim.restart_overhead
+        ));
+    }
     if let Some(max_time) = sim.max_time
         && !(max_time.is_finite() && max_time > 0.0)
     {
