@@ -75,13 +75,16 @@ impl Axis {
             Axis::Jobs => value >= 1.0 && value.fract() == 0.0 && value <= schedlab_trace::synthetic::MAX_JOBS as f64,
             Axis::TraceIndex | Axis::Episode => value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64,
             Axis::RatePerHour | Axis::ScaleRate => value.is_finite() && value > 0.0,
-            Axis::RestartOverhead => value.is_finite() && value >= 0.0,
+            Axis::RestartOverhead => (0.0..=schedlab_trace::formats::MAX_DURATION_SECONDS).contains(&value),
         };
         let expected = match self {
             Axis::Jobs => format!("a positive whole number of at most {}", schedlab_trace::synthetic::MAX_JOBS),
             Axis::TraceIndex | Axis::Episode => "a whole number".to_string(),
             Axis::RatePerHour | Axis::ScaleRate => "a positive number".to_string(),
-            Axis::RestartOverhead => "a non-negative number of seconds".to_string(),
+            Axis::RestartOverhead => format!(
+                "a non-negative number of seconds, at most {:e} (the longest job schedlab accepts: no run could pay more)",
+                schedlab_trace::formats::MAX_DURATION_SECONDS
+            ),
         };
         if ok { Ok(()) } else { Err(format!("sweep: {}: expected {expected}, got {value}", self.name())) }
     }
@@ -165,6 +168,7 @@ mod tests {
         assert!("load".parse::<Axis>().unwrap_err().contains("expected one of rate_per_hour, jobs"));
         assert!(Axis::Jobs.check(1.5).is_err() && Axis::Jobs.check(0.0).is_err() && Axis::Jobs.check(3.0).is_ok());
         assert!(Axis::RestartOverhead.check(f64::NAN).is_err() && Axis::ScaleRate.check(0.0).is_err());
+        assert!(Axis::RestartOverhead.check(1e12).is_err() && Axis::RestartOverhead.check(1e9).is_ok());
         let known = [Parameter::Policy, Parameter::Seed, Parameter::Axis(Axis::Jobs)];
         assert_eq!(parse_parameter("jobs", &known), Ok(Parameter::Axis(Axis::Jobs)));
         assert!(parse_parameter("load", &known).unwrap_err().contains("expected one of policy, seed, jobs"));
