@@ -79,6 +79,36 @@ fn build_directory() -> PathBuf {
     exe.parent().and_then(Path::parent).unwrap().join("build")
 }
 
+/// Whether `recorded`, a link-search path a build script printed, is a folder of its own build
+/// folder (`own`, `build/<package>-<hash>`) holding library `name`. The script printed an
+/// absolute path of wherever the target folder was then; a target folder restored from a cache
+/// or copied elsewhere keeps the part below `<package>-<hash>`, so that part is judged, joined to
+/// where the build folder is now.
+fn built_in_own_folder(recorded: &Path, own: &Path, name: &str) -> bool {
+    let own_name = own.file_name().expect("a build folder has a name");
+    let mut components = recorded.components();
+    if !components.by_ref().any(|component| component.as_os_str() == own_name) {
+        return false;
+    }
+    let here = own.join(components.as_path());
+    here.join(format!("lib{name}.a")).exists() || here.join(format!("{name}.lib")).exists()
+}
+
+#[test]
+fn a_library_is_judged_below_its_own_build_folder_wherever_the_target_folder_moved() {
+    let root = std::env::temp_dir().join(format!("schedlab-build-graph-{}", std::process::id()));
+    let own = root.join("moved/debug/build/schedlab-qhull-0123456789abcdef");
+    std::fs::create_dir_all(own.join("out")).unwrap();
+    std::fs::write(own.join("out/libqhull.a"), b"").unwrap();
+    let recorded = Path::new("/old/target/debug/build/schedlab-qhull-0123456789abcdef/out");
+    assert!(built_in_own_folder(recorded, &own, "qhull"));
+    assert!(!built_in_own_folder(recorded, &own, "m"), "a library the script did not build");
+    assert!(!built_in_own_folder(Path::new("/usr/lib/x86_64-linux-gnu"), &own, "qhull"), "a system folder");
+    let other = Path::new("/old/target/debug/build/other-0123456789abcdef/out");
+    assert!(!built_in_own_folder(other, &own, "qhull"), "another crate's build folder");
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
 #[test]
 fn no_build_script_links_a_library_it_did_not_build() {
     let graph = default_graph();
@@ -111,10 +141,7 @@ fn no_build_script_links_a_library_it_did_not_build() {
             // `[KIND[:MODIFIERS]=]NAME[:RENAME]`.
             let name = library.rsplit_once('=').map_or(library.as_str(), |(_, name)| name);
             let name = name.split(':').next().unwrap();
-            let built_here = search.iter().any(|dir| {
-                dir.starts_with(directory.parent().unwrap().parent().unwrap())
-                    && (dir.join(format!("lib{name}.a")).exists() || dir.join(format!("{name}.lib")).exists())
-            });
+            let built_here = search.iter().any(|dir| built_in_own_folder(dir, &path, name));
             if !built_here {
                 problems.push(format!(
                     "{package} links {library}, not built in its own build directory ({}): {}",
