@@ -7,9 +7,13 @@
 
 #![deny(missing_docs)]
 
+mod folder;
+
+use folder::Folder;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::io::{Read, Write};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The sources shipped with schedlab.
@@ -204,13 +208,6 @@ fn io_error(path: &Path, error: std::io::Error) -> DataError {
     DataError::Io { path: path.display().to_string(), message: error.to_string() }
 }
 
-/// A file beside `path` for work in progress: hidden, named by this process and `tag`, so that
-/// two processes never share one.
-fn temporary_beside(path: &Path, tag: &str) -> PathBuf {
-    let name = path.file_name().and_then(|name| name.to_str()).unwrap_or("download");
-    path.with_file_name(format!(".{name}.{}.{tag}", std::process::id()))
-}
-
 /// Hex SHA-256 of a file.
 pub fn sha256_file(path: &Path) -> Result<String, DataError> {
     let io = |error: std::io::Error| io_error(path, error);
@@ -332,7 +329,8 @@ fn convert(conversion: &Conversion, original: &[u8]) -> Result<Vec<u8>, String> 
 
 /// Downloads every listed file whose path starts with `only` (all if empty) into `dir`,
 /// skipping files already present and valid. `progress(path, bytes_done, bytes_total)` is
-/// called as bytes arrive. A file is written to a temporary name, verified, then renamed.
+/// called as bytes arrive. A file is written to a temporary name, created exclusively in its
+/// folder (opened once, no symbolic link followed below `dir`), verified, then renamed.
 pub fn fetch(
     sources: &Sources,
     dir: &Path,
@@ -346,28 +344,41 @@ pub fn fetch(
             report.push((file.path.clone(), Fetched::AlreadyPresent));
             continue;
         }
+        if file.url.is_none() && file.derive.is_none() {
+            report.push((file.path.clone(), Fetched::NoUrl(file.source.clone())));
+            continue;
+        }
+        let folder = Folder::open(dir, &file.path)?;
+        let name = Path::new(&file.path).file_name().and_then(|name| name.to_str()).expect("checked: plain names");
+        let temporary = temporary_name(name, "part");
         if let Some(url) = &file.url {
-            download(file, url, &path, progress)?;
+            download(file, url, &folder, &temporary, progress)?;
             report.push((file.path.clone(), Fetched::Downloaded));
         } else if let Some(derivation) = &file.derive {
-            build_from_original(file, derivation, &path, progress)?;
+            build_from_original(file, derivation, &folder, &temporary, progress)?;
             report.push((file.path.clone(), Fetched::Converted));
-        } else {
-            report.push((file.path.clone(), Fetched::NoUrl(file.source.clone())));
         }
+        folder.rename(&temporary, name)?;
     }
     Ok(report)
 }
 
-/// Downloads `derivation`'s original (verified), converts it, and writes the file once its own
-/// SHA-256 matches; the original is not kept.
+/// A hidden temporary name beside `name`, with this process's id and `tag` (`part`, `original`).
+fn temporary_name(name: &str, tag: &str) -> String {
+    format!(".{name}.{}.{tag}", std::process::id())
+}
+
+/// Downloads `derivation`'s original (verified), converts it, and writes the file to
+/// `temporary` once its own SHA-256 matches; the original is not kept.
 fn build_from_original(
     file: &SourceFile,
     derivation: &Derivation,
-    path: &Path,
+    folder: &Folder,
+    temporary: &str,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<(), DataError> {
-    let original_path = temporary_beside(path, "original");
+    let name = Path::new(&file.path).file_name().and_then(|name| name.to_str()).expect("checked: plain names");
+    let original_name = temporary_name(name, "original");
     let original = SourceFile {
         path: format!("{} (original: {})", file.path, derivation.url),
         sha256: derivation.sha256.clone(),
@@ -377,10 +388,13 @@ fn build_from_original(
         licence: file.licence.clone(),
         derive: None,
     };
-    download(&original, &derivation.url, &original_path, progress)?;
-    let bytes = std::fs::read(&original_path).map_err(|error| io_error(&original_path, error));
-    let _ = std::fs::remove_file(&original_path);
-    let built = convert(&derivation.convert, &bytes?).map_err(|message| DataError::Download {
+    let mut written = download(&original, &derivation.url, folder, &original_name, progress)?;
+    let mut bytes = Vec::new();
+    let read = written.seek(SeekFrom::Start(0)).and_then(|_| written.read_to_end(&mut bytes));
+    drop(written);
+    folder.remove(&original_name);
+    read.map_err(|error| io_error(&folder.path_of(&original_name), error))?;
+    let built = convert(&derivation.convert, &bytes).map_err(|message| DataError::Download {
         path: file.path.clone(),
         url: derivation.url.clone(),
         message,
@@ -394,25 +408,47 @@ fn build_from_original(
             hint: format!("; built from {}, the result was discarded and no file was changed", derivation.url),
         });
     }
-    let temporary = temporary_beside(path, "part");
-    std::fs::write(&temporary, &built).map_err(|error| io_error(&temporary, error))?;
-    std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
+    let mut output = folder.create_new(temporary)?;
+    let written = output.write_all(&built).and_then(|()| output.flush());
+    if let Err(error) = written {
+        folder.remove(temporary);
+        return Err(io_error(&folder.path_of(temporary), error));
+    }
+    Ok(())
 }
 
+/// Downloads `url` into `temporary` in `folder` (created before anything is requested) and
+/// verifies it; returns the open file. On any failure the temporary file is removed.
 fn download(
     file: &SourceFile,
     url: &str,
+    folder: &Folder,
+    temporary: &str,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<File, DataError> {
+    let mut output = folder.create_new(temporary)?;
+    let result = write_download(file, url, &mut output, &folder.path_of(temporary), progress);
+    match result {
+        Ok(()) => Ok(output),
+        Err(error) => {
+            drop(output);
+            folder.remove(temporary);
+            Err(error)
+        }
+    }
+}
+
+/// Streams `url` into `output` (at `path`, for messages) and checks its SHA-256.
+fn write_download(
+    file: &SourceFile,
+    url: &str,
+    output: &mut File,
     path: &Path,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<(), DataError> {
     let fail = |message: String| DataError::Download { path: file.path.clone(), url: url.to_string(), message };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|error| io_error(parent, error))?;
-    }
-    let temporary = temporary_beside(path, "part");
     let response = ureq::get(url).call().map_err(|error| fail(error.to_string()))?;
     let mut reader = response.into_body().into_reader();
-    let mut output = std::fs::File::create(&temporary).map_err(|error| io_error(&temporary, error))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 16];
     let mut done = 0u64;
@@ -422,15 +458,13 @@ fn download(
             break;
         }
         hasher.update(&buffer[..read]);
-        output.write_all(&buffer[..read]).map_err(|error| io_error(&temporary, error))?;
+        output.write_all(&buffer[..read]).map_err(|error| io_error(path, error))?;
         done += read as u64;
         progress(&file.path, done, file.bytes);
     }
-    output.flush().map_err(|error| io_error(&temporary, error))?;
-    drop(output);
+    output.flush().map_err(|error| io_error(path, error))?;
     let found = hex(&hasher.finalize());
     if found != file.sha256 {
-        let _ = std::fs::remove_file(&temporary);
         return Err(DataError::Checksum {
             path: file.path.clone(),
             expected: file.sha256.clone(),
@@ -438,7 +472,7 @@ fn download(
             hint: "; the download was discarded and no file was changed".into(),
         });
     }
-    std::fs::rename(&temporary, path).map_err(|error| io_error(path, error))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -538,6 +572,25 @@ mod tests {
         let error = fetch(&sources, &data, "philly/new", &mut |_, _, _| {}).unwrap_err().to_string();
         assert!(error.contains("leads out of the data directory") && error.contains("philly/new.csv"), "{error}");
         assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "nothing was written outside");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_folder_swapped_for_a_link_after_the_check_is_still_refused() {
+        // What a race between the check of where folders resolve and the write would look like:
+        // the folder is opened one level at a time without following links, whatever was checked.
+        let root = std::env::temp_dir().join(format!("schedlab-data-swapped-{}", std::process::id()));
+        let (data, outside) = (root.join("data"), root.join("outside"));
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, data.join("philly")).unwrap();
+        let error = Folder::open(&data, "philly/sub/new.csv").err().expect("refused").to_string();
+        assert!(error.contains("leads out of the data directory"), "{error}");
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 0, "no folder was made outside");
+        let folder = Folder::open(&data, "helios/new.csv").expect("plain folders are made");
+        folder.create_new("x").unwrap();
+        assert!(data.join("helios/x").is_file());
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -137,6 +137,40 @@ fn a_file_without_a_url_is_built_from_its_downloaded_original_and_verified() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
+/// A link placed at the temporary name a fetch will use (the name is predictable: the file's,
+/// the process id and a tag) is refused, and nothing is written where it points, for a plain
+/// download and for a derived file's original.
+#[cfg(unix)]
+#[test]
+fn a_link_planted_at_the_temporary_name_is_refused_and_nothing_is_written_through_it() {
+    let body = b"timestamp,duration\n".to_vec();
+    let base = serve(vec![("/trace.csv", body.clone())], 2);
+    let mut derived = entry("philly/built.csv", b"built", None);
+    derived.derive = Some(Derivation {
+        url: format!("{base}/trace.csv"),
+        sha256: sha256(&body),
+        bytes: body.len() as u64,
+        convert: Conversion::GavelPhillyPickle,
+    });
+    for (file, tag) in
+        [(entry("philly/new.csv", &body, Some(format!("{base}/trace.csv"))), "part"), (derived, "original")]
+    {
+        let dir = temp_dir(&format!("planted-{tag}"));
+        let outside = temp_dir(&format!("planted-{tag}-outside"));
+        std::fs::create_dir_all(dir.join("philly")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let name = std::path::Path::new(&file.path).file_name().unwrap().to_str().unwrap().to_string();
+        let planted = dir.join("philly").join(format!(".{name}.{}.{tag}", std::process::id()));
+        std::os::unix::fs::symlink(outside.join("victim"), &planted).unwrap();
+        let sources = Sources { note: String::new(), files: vec![file] };
+        let error = fetch(&sources, &dir, "", &mut |_, _, _| {}).unwrap_err().to_string();
+        assert!(error.contains("already has this temporary name"), "{tag}: {error}");
+        assert!(!outside.join("victim").exists(), "{tag}: written where the link points");
+        assert!(planted.symlink_metadata().unwrap().file_type().is_symlink(), "{tag}: the link is left as it was");
+        assert!(!dir.join("philly").join(&name).exists(), "{tag}: no file was fetched");
+    }
+}
+
 #[test]
 fn a_missing_url_reports_the_server_error() {
     let base = serve(vec![], 1);
