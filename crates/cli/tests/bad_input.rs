@@ -102,8 +102,12 @@ fn check_refuses_bad_generators_windows_and_overheads_as_run_does() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn check_refuses_what_the_perf_model_cannot_rate_as_run_does() {
-    let Some(data) = data_dir_with("gavel/simulation_throughputs.json") else { return };
+    let data = data_dir_with("gavel/simulation_throughputs.json");
     let dir = temp_dir("bad-perf");
     let spec = |cluster: &str, workload: &str| {
         format!(

@@ -150,8 +150,12 @@ fn train_names_its_settings_and_says_how_to_get_the_trainer() {
 /// `--features train`).
 #[cfg(feature = "train")]
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn train_dl2_twice_from_one_seed_writes_the_same_weights_and_a_full_manifest() {
-    let Some(data) = data_dir_with("dl2/config_speed.txt") else { return };
+    let data = data_dir_with("dl2/config_speed.txt");
     let dir = temp_dir("train-dl2");
     let out = dir.join("dl2.json");
     let run = || {
@@ -187,8 +191,12 @@ fn train_dl2_twice_from_one_seed_writes_the_same_weights_and_a_full_manifest() {
 /// `--features train`).
 #[cfg(feature = "train")]
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn train_rltune_writes_weights_manifest_and_curve() {
-    let Some(data) = data_dir_with("rltune/synthetic_trace.csv") else { return };
+    let data = data_dir_with("rltune/synthetic_trace.csv");
     let dir = temp_dir("train");
     let spec = dir.join("train.yaml");
     std::fs::write(
@@ -337,8 +345,12 @@ fn a_modified_data_file_is_warned_about_by_check_and_run_and_refused_by_strict()
 /// that Gavel's driver wrote with `--output_trace_file_name` (`scripts/gavel/compare_traces.sh`
 /// regenerates them with the public code).
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn trace_export_matches_traces_written_by_gavels_driver() {
-    let Some(data) = data_dir_with("gavel/simulation_throughputs.json") else { return };
+    let data = data_dir_with("gavel/simulation_throughputs.json");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gavel-driver");
     let dir = temp_dir("gavel-export");
     let cases = [
@@ -513,8 +525,12 @@ fn serve_once(body: Vec<u8>, requests: usize) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn a_first_run_downloads_missing_data_into_data_verifies_it_and_runs() {
-    let Some(data) = data_dir_with("philly/philly_vc.csv") else { return };
+    let data = data_dir_with("philly/philly_vc.csv");
     let real = std::fs::read(data.join("philly/philly_vc.csv")).unwrap();
     let entry = schedlab_data::Sources::builtin().find("philly/philly_vc.csv").unwrap().clone();
     let spec = "name: first
@@ -625,9 +641,13 @@ fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn every_training_spec_shipped_beside_weights_passes_check() {
     // The trainers read these specs (`schedlab train rltune --trace NAME`); nothing else runs them.
-    let Some(data) = data_dir_with("helios/helios-dirlab-15k.csv") else { return };
+    let data = data_dir_with("helios/helios-dirlab-15k.csv");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let folder = root.join("crates/policies/rltune/weights");
     let mut specs: Vec<_> = std::fs::read_dir(&folder)

@@ -5,13 +5,17 @@ use schedlab_core::datadir::test_data_file;
 use schedlab_core::{JobId, JobSpec, Time};
 use std::path::Path;
 
-fn data(relative: &str) -> Option<std::path::PathBuf> {
+fn data(relative: &str) -> std::path::PathBuf {
     test_data_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."), relative)
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn philly_vcs_make_a_2816_gpu_cluster() {
-    let Some(path) = data("philly/philly_vc.csv") else { return };
+    let path = data("philly/philly_vc.csv");
     let (spec, summary) = build::from_philly_vc(&path, "p100").unwrap();
     assert_eq!(summary.rows, 11);
     assert_eq!(spec.nodes().len(), 352);
@@ -20,8 +24,12 @@ fn philly_vcs_make_a_2816_gpu_cluster() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn pai_machine_spec_keeps_gpu_machines_and_counts_the_rest() {
-    let Some(path) = data("alibaba/pai-v2020/pai_machine_spec.csv") else { return };
+    let path = data("alibaba/pai-v2020/pai_machine_spec.csv");
     let (spec, summary) = build::from_pai_machine_spec(&path).unwrap();
     assert_eq!(summary.rows, 1897);
     assert_eq!(summary.skipped, vec![("machine without GPUs".to_string(), 83)]);
@@ -32,8 +40,12 @@ fn pai_machine_spec_keeps_gpu_machines_and_counts_the_rest() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn openb_nodes_load_with_their_models() {
-    let Some(path) = data("alibaba/openb-v2023/openb_node_list_gpu_node.csv") else { return };
+    let path = data("alibaba/openb-v2023/openb_node_list_gpu_node.csv");
     let (spec, summary) = build::from_openb_nodes(&path).unwrap();
     assert_eq!(summary.nodes, 1213);
     assert_eq!(spec.gpu_types().len(), 7);
@@ -41,8 +53,12 @@ fn openb_nodes_load_with_their_models() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn gavel_throughputs_load_and_answer_lookups() {
-    let Some(path) = data("gavel/simulation_throughputs.json") else { return };
+    let path = data("gavel/simulation_throughputs.json");
     let (table, summary) = ThroughputTable::load(&path).unwrap();
     assert_eq!(summary.worker_types.len(), 3);
     assert_eq!(summary.skipped_worker_types.len(), 3);

@@ -3,11 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The environment variable naming the data directory.
-pub const DATA_ENV: &str = "SCHEDLAB_DATA";
-
-/// The environment variable that makes tests fail, instead of skip, when data is missing.
-pub const REQUIRE_DATA_ENV: &str = "SCHEDLAB_REQUIRE_DATA";
+pub use schedlab_data_locate::{DATA_ENV, REQUIRE_DATA_ENV, data_dir_from};
 
 /// Where each family of data files comes from, for "missing file" messages (path prefix, source).
 const SOURCES: &[(&str, &str)] = &[
@@ -109,38 +105,34 @@ impl DataDir {
     }
 }
 
-/// The directory [`DataDir::locate_from`] finds, as a path.
-pub fn data_dir_from(base: &Path) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os(DATA_ENV) {
-        return Some(PathBuf::from(dir));
-    }
-    if let Some(found) = ["data", "../shared/data"].iter().map(|relative| base.join(relative)).find(|dir| dir.is_dir())
-    {
-        return Some(found);
-    }
-    let absolute = if base.as_os_str().is_empty() { std::env::current_dir().ok()? } else { base.to_path_buf() };
-    absolute.ancestors().take(4).map(|folder| folder.join("../shared/data")).find(|candidate| candidate.is_dir())
-}
-
-/// For tests: returns `relative` inside the data directory found from `workspace_root`, or
-/// `None` (after printing why) when it is absent, so the test can skip.
+/// For tests on real data, which are marked `#[cfg_attr(schedlab_no_data, ignore = "...")]`
+/// (see `schedlab_data_locate`): the file `relative` in the data directory found from
+/// `workspace_root`.
 ///
 /// # Panics
-/// Panics when the file is absent and `SCHEDLAB_REQUIRE_DATA` is set: CI sets it so that
-/// real-data tests cannot silently stop running.
-pub fn test_data_file(workspace_root: &Path, relative: &str) -> Option<PathBuf> {
-    let path = data_dir_from(workspace_root).map(|dir| dir.join(relative)).filter(|path| path.is_file());
-    if path.is_none() {
-        let message = format!("data file '{relative}' not found (looked in {})", data_dir_candidates());
-        assert!(std::env::var_os(REQUIRE_DATA_ENV).is_none(), "{message}, and {REQUIRE_DATA_ENV} is set");
-        eprintln!("skipping: {message}");
+/// Panics naming the file and where it was looked for when it is absent: a test that needs data
+/// fails without it, and is ignored (by its cfg) only where no data is expected.
+pub fn test_data_file(workspace_root: &Path, relative: &str) -> PathBuf {
+    let dir = data_dir_from(workspace_root);
+    match dir.as_ref().map(|dir| dir.join(relative)) {
+        Some(path) if path.is_file() => path,
+        Some(path) => panic!(
+            "data file '{relative}' not found: {} does not exist (the data directory is {}; public source: {})",
+            path.display(),
+            dir.expect("found").display(),
+            public_source(relative)
+        ),
+        None => panic!(
+            "data file '{relative}' needed, but no data directory was found (looked in {}; public source: {})",
+            data_dir_candidates(),
+            public_source(relative)
+        ),
     }
-    path
 }
 
 /// Returns the directories [`DataDir::locate`] looks in, for error messages.
 pub fn data_dir_candidates() -> String {
-    format!("${DATA_ENV}, ./data, ../shared/data (from the working directory or up to 3 parents)")
+    schedlab_data_locate::candidates()
 }
 
 #[cfg(test)]

@@ -84,12 +84,12 @@ fn the_surrogate_gives_dl2s_policy_gradient() {
     assert!(moved > 1e-4, "the step moved the weights ({moved})");
 }
 
-/// DL2's speed table from the data directory (`None` skips the test, unless data is required).
-fn speeds() -> Option<(std::path::PathBuf, Arc<schedlab_dl2_speed::Dl2Speed>)> {
+/// DL2's speed table from the data directory (the test fails naming it when it is absent).
+fn speeds() -> (std::path::PathBuf, Arc<schedlab_dl2_speed::Dl2Speed>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt")?;
+    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt");
     let speeds = Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap());
-    Some((path, speeds))
+    (path, speeds)
 }
 
 /// A training of `steps` updates per phase on a small cluster and short traces.
@@ -110,8 +110,12 @@ fn tiny(steps: usize, validation_traces: usize) -> TrainConfig {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn two_trainings_from_one_seed_give_identical_weights() {
-    let Some((path, speeds)) = speeds() else { return };
+    let (path, speeds) = speeds();
     let config = tiny(4, 2);
     let first = train(&config, Arc::clone(&speeds), &|_, _| {}).unwrap();
     let second = train(&config, speeds, &|_, _| {}).unwrap();
@@ -125,8 +129,12 @@ fn two_trainings_from_one_seed_give_identical_weights() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn the_rl_curve_counts_decisions_replaced_by_the_rules_and_skips() {
-    let Some((_, speeds)) = speeds() else { return };
+    let (_, speeds) = speeds();
     let config = tiny(2, 1);
     let counts = |config: &TrainConfig| {
         let trained = train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
@@ -196,8 +204,12 @@ fn the_supervised_loss_without_skip_leaves_skips_logit_alone() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn every_training_option_is_reproducible_and_changes_what_is_learned() {
-    let Some((_, speeds)) = speeds() else { return };
+    let (_, speeds) = speeds();
     let base = tiny(3, 1);
     let options = TrainConfig {
         normalise_inputs: true,

@@ -17,11 +17,13 @@ seeds: [0]
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn vc_pools_run_one_policy_over_the_shared_cluster_with_per_vc_jobs() {
     for file in ["philly/philly-pollux.csv", "philly/philly_vc.csv"] {
-        if schedlab_core::datadir::test_data_file(&root(), file).is_none() {
-            return;
-        }
+        schedlab_core::datadir::test_data_file(&root(), file);
     }
     let dir = temp_dir("vc-pools");
     let pools = run(&spec("vc_pools"), &dir.join("pools"), 1).unwrap();
@@ -61,10 +63,12 @@ seeds: [0]
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn grouped_node_lists_keep_jobs_on_their_assigned_vc() {
-    if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv");
     let dir = temp_dir("groups");
     let result = run(&helios_groups(", group: vc2"), &dir.join("ok"), 1).unwrap();
     let manifest = std::fs::read_to_string(dir.join("ok/groups/manifest.json")).unwrap();

@@ -16,10 +16,12 @@ seeds: [0]
 ";
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn the_artifacts_workloads_run_on_its_applications() {
-    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv");
     let dir = temp_dir("pollux-apps");
     let result = run(SPEC, &dir, 1).unwrap();
     let metrics = &result.outcomes[0].metrics;
@@ -30,10 +32,12 @@ fn the_artifacts_workloads_run_on_its_applications() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn applications_need_the_pollux_perf_model() {
-    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv");
     let error = parse(&SPEC.replace("perf: {pollux: {}}", "perf: rigid")).unwrap_err().to_string();
     assert!(
         error.contains("model applications takes each job's work from the perf model's applications; set perf: pollux"),
@@ -42,10 +46,12 @@ fn applications_need_the_pollux_perf_model() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn a_job_timeline_plot_records_that_job_and_changes_only_its_spec_runs() {
-    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv");
     let dir = temp_dir("pollux-timeline");
     let plain = run(SPEC, &dir, 1).unwrap();
     assert!(plain.outcomes[0].allocations.is_empty());

@@ -169,8 +169,8 @@ fn family(policy: &str) -> &'static Family {
 /// Runs `policy` on the case; Err only when a property breaks.
 fn check(policy: &str, case: &Case) -> Result<(), TestCaseError> {
     let family = family(policy);
-    if family.needs.is_some_and(|file| schedlab_core::datadir::test_data_file(&root(), file).is_none()) {
-        return Ok(());
+    if let Some(file) = family.needs {
+        schedlab_core::datadir::test_data_file(&root(), file);
     }
     check_spec(policy, &(family.spec)(case, policy))
 }
@@ -249,7 +249,20 @@ proptest! {
 
     #[test]
     fn every_policy_finishes_every_job_or_says_why(case in case()) {
-        for entry in schedlab_zoo::entries() {
+        for entry in schedlab_zoo::entries().filter(|entry| family(entry.name).needs.is_none()) {
+            check(entry.name, &case)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// The policies whose workloads come from real data (their family's `needs`).
+    #[test]
+    #[cfg_attr(schedlab_no_data, ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)")]
+    fn every_policy_on_real_data_finishes_every_job_or_says_why(case in case()) {
+        for entry in schedlab_zoo::entries().filter(|entry| family(entry.name).needs.is_some()) {
             check(entry.name, &case)?;
         }
     }
@@ -259,10 +272,9 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
+    #[cfg_attr(schedlab_no_data, ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)")]
     fn every_baseline_keeps_jobs_in_their_pools_within_cpus(case in case()) {
-        if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
-            return Ok(());
-        }
+        schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv");
         let spec = pools_spec(&case, "fifo");
         prop_assert!(parse(&spec).is_ok(), "the pools spec itself must resolve: {:?}\n{}", parse(&spec).err(), spec);
         // The policies that run generic rigid jobs (the other families need their own workloads).

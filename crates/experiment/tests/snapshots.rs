@@ -26,50 +26,62 @@ fn ci_basic() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_gavel_table() {
-    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json");
     check("gavel-table");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_gavel_las() {
-    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json");
     check("gavel-las");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_gavel_all() {
-    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json");
     check("gavel-all");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_hadar() {
-    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json");
     check("hadar");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_hadar_physical() {
-    if schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "gavel/simulation_throughputs.json");
     check("hadar-physical");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_pollux() {
-    if schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "pollux/workloads/workload-1.csv");
     check("pollux");
 }
 
@@ -81,10 +93,12 @@ fn pinned_name(dir: &std::path::Path, policy: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_rltune() {
-    if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv");
     let dir = check("rltune");
     // The built-in weights' digest is in the manifest.
     let pinned = pinned_name(&dir, "rltune");
@@ -93,19 +107,23 @@ fn ci_rltune() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_rltune_helios() {
-    if schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "helios/helios-dirlab-15k.csv");
     let pinned = pinned_name(&check("rltune-helios"), "rltune[env=helios]");
     assert!(pinned.starts_with("rltune[env=helios,weights=helios@"), "{pinned}");
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn ci_dl2() {
-    if schedlab_core::datadir::test_data_file(&root(), "dl2/config_speed.txt").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "dl2/config_speed.txt");
     let dir = check("dl2");
     let pinned = pinned_name(&dir, "dl2");
     assert!(pinned.starts_with("dl2[weights=dl2@"), "{pinned}");
@@ -115,10 +133,12 @@ fn ci_dl2() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn new_built_in_weights_rerun_the_agents_runs_and_only_those() {
-    if schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(&root(), "philly/philly-pollux.csv");
     let text = "name: pinned
 workload:
   trace: {format: philly-pollux, path: philly/philly-pollux.csv}

@@ -16,10 +16,12 @@ fn close(got: f64, want: f64) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn every_query_matches_the_artifact() {
-    if schedlab_core::datadir::test_data_file(root(), "pollux/profiles/cifar10/placements.csv").is_none() {
-        return;
-    }
+    schedlab_core::datadir::test_data_file(root(), "pollux/profiles/cifar10/placements.csv");
     let data = DataDir::locate_from(root());
     let text = include_str!("fixtures/artifact_reference.json");
     let reference: serde_json::Value = serde_json::from_str(text).unwrap();

@@ -8,15 +8,19 @@ use schedlab_sim::{SimConfig, run};
 use std::path::Path;
 use std::sync::Arc;
 
-fn perf() -> Option<PolluxPerf> {
+fn perf() -> PolluxPerf {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    schedlab_core::datadir::test_data_file(root, "pollux/profiles/cifar10/placements.csv")?;
-    Some(PolluxPerf::load(&DataDir::locate_from(root), Path::new("pollux/profiles")).unwrap())
+    schedlab_core::datadir::test_data_file(root, "pollux/profiles/cifar10/placements.csv");
+    PolluxPerf::load(&DataDir::locate_from(root), Path::new("pollux/profiles")).unwrap()
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn configurations_follow_the_artifacts_update_local_bsz() {
-    let Some(perf) = perf() else { return };
+    let perf = perf();
     let cifar = perf.app("cifar10").unwrap();
     assert_eq!(
         (cifar.init_batch_size, cifar.max_batch_size, cifar.min_local_bsz, cifar.max_local_bsz),
@@ -31,8 +35,12 @@ fn configurations_follow_the_artifacts_update_local_bsz() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn goodput_is_efficiency_over_step_time() {
-    let Some(perf) = perf() else { return };
+    let perf = perf();
     let cifar = perf.app("cifar10").unwrap();
     // One node with 4 GPUs at 128 per GPU: the step time is interpolated between the measured
     // 91 (0.0819 s) and 129 (0.1105 s); the batch 512 is validated, with gradient statistics
@@ -51,8 +59,12 @@ fn goodput_is_efficiency_over_step_time() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn segments_end_at_epoch_boundaries() {
-    let Some(perf) = perf() else { return };
+    let perf = perf();
     let cifar = perf.app("cifar10").unwrap().clone();
     let job =
         JobSpec { batch_size: Some(512), ..JobSpec::new(JobId(0), Time::ZERO, 4, "cifar10", cifar.total_progress()) };
@@ -92,8 +104,12 @@ impl Policy for SwitchAtFirstEpoch {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn a_batch_change_at_an_epoch_boundary_is_no_restart_and_completion_is_exact() {
-    let Some(perf) = perf() else { return };
+    let perf = perf();
     let cifar = perf.app("cifar10").unwrap().clone();
     let cluster = Arc::new(CompactCluster::parse("gpu=4", 4).unwrap().build().unwrap());
     let job = JobSpec::new(JobId(0), Time::ZERO, 4, "cifar10", cifar.total_progress());

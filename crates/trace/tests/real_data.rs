@@ -3,8 +3,12 @@ use schedlab_trace::TraceFormat;
 use schedlab_trace::stats::stats;
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn philly_pollux_matches_the_published_shape() {
-    let Some(path) = data("philly/philly-pollux.csv") else { return };
+    let path = data("philly/philly-pollux.csv");
     let trace = TraceFormat::PhillyPollux.load(&path).unwrap();
     let stats = stats(&trace);
     assert_eq!(stats.rows, 82_247);
@@ -35,6 +39,10 @@ fn philly_pollux_matches_the_published_shape() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn every_real_file_loads() {
     let files = [
         (TraceFormat::PhillyGavelDist, "philly/philly-gavel-distribution.csv", 33_192),
@@ -46,7 +54,7 @@ fn every_real_file_loads() {
         (TraceFormat::RltuneSwf, "rltune/synthetic_trace.csv", 0),
     ];
     for (format, relative, expected_rows) in files {
-        let Some(path) = data(relative) else { return };
+        let path = data(relative);
         let trace = format.load(&path).unwrap_or_else(|error| panic!("{relative}: {error}"));
         assert!(trace.summary.rows > 0, "{relative}");
         if expected_rows > 0 {
@@ -60,20 +68,24 @@ fn every_real_file_loads() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn openb_leaves_out_exactly_the_pending_pods() {
-    let Some(path) = data("alibaba/openb-v2023/openb_pod_list_default.csv") else { return };
+    let path = data("alibaba/openb-v2023/openb_pod_list_default.csv");
     let trace = TraceFormat::AlibabaOpenb.load(&path).unwrap();
     assert_eq!(trace.summary.dropped, vec![("never scheduled (empty scheduled_time)".to_string(), 897)]);
     assert!(trace.jobs.iter().any(|job| job.gpus > 0.0 && job.gpus < 1.0));
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn all_gavel_msr_traces_use_the_legacy_layout() {
-    let Some(dir) =
-        data("gavel/traces/msr-seed0/0e4a51.trace").and_then(|path| path.parent().map(|dir| dir.to_path_buf()))
-    else {
-        return;
-    };
+    let dir = data("gavel/traces/msr-seed0/0e4a51.trace").parent().expect("a file in a folder").to_path_buf();
     let mut total = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let trace = TraceFormat::Gavel.load(&entry.unwrap().path()).unwrap();

@@ -19,17 +19,13 @@ pub fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// The data directory (`SCHEDLAB_DATA`, else `../shared/data`) if it holds `file`; `None` skips
-/// the test, unless `SCHEDLAB_REQUIRE_DATA` is set, which makes a missing file a failure.
-pub fn data_dir_with(file: &str) -> Option<PathBuf> {
-    let data = std::env::var_os("SCHEDLAB_DATA").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("../shared/data"));
+/// The data directory, which must hold `file`: the test fails naming it otherwise (tests that
+/// call this are marked `#[cfg_attr(schedlab_no_data, ignore = ...)]`).
+pub fn data_dir_with(file: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let data = if data.is_absolute() { data } else { root.join(data) };
-    if !data.join(file).exists() {
-        assert!(std::env::var_os("SCHEDLAB_REQUIRE_DATA").is_none(), "{file} is missing");
-        return None;
-    }
-    Some(data)
+    schedlab_core::datadir::test_data_file(&root, file);
+    let data = schedlab_core::datadir::data_dir_from(&root).expect("test_data_file found it");
+    if data.is_absolute() { data } else { root.join(data) }
 }
 
 /// Standard output and error as text.

@@ -69,11 +69,12 @@ fn bench(c: &mut Criterion) {
             pick(&probabilities, &mask, true, &mut rng)
         })
     });
-    let speeds = schedlab_core::datadir::test_data_file(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.."),
-        "dl2/config_speed.txt",
-    )
-    .map(|path| Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()));
+    // Optimus needs DL2's speed table; without the data directory the benchmark leaves it out.
+    let speeds =
+        schedlab_core::DataDir::locate_from(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.."))
+            .file("dl2/config_speed.txt")
+            .ok()
+            .map(|path| Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()));
     let mut choosers: Vec<(&str, Chooser)> = vec![
         ("network", Chooser::Network { network: Arc::clone(&network), sample: true }),
         ("drf", Chooser::Heuristic { heuristic: Heuristic::Drf, recorder: None }),

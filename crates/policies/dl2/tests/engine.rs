@@ -13,10 +13,10 @@ use schedlab_trace::dl2::{CpuOnlyModels, Dl2Workload};
 use std::path::Path;
 use std::sync::Arc;
 
-fn speeds() -> Option<Arc<Dl2Speed>> {
+fn speeds() -> Arc<Dl2Speed> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt")?;
-    Some(Arc::new(Dl2Speed::load(&path).unwrap()))
+    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt");
+    Arc::new(Dl2Speed::load(&path).unwrap())
 }
 
 fn cluster(nodes: usize) -> Arc<ClusterSpec> {
@@ -83,8 +83,12 @@ fn resimulate(jobs: &[JobSpec], nodes: &ClusterSpec, speeds: &Dl2Speed, heuristi
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn the_engine_runs_dl2_slots_as_dl2s_own_loop_does() {
-    let Some(speeds) = speeds() else { return };
+    let speeds = speeds();
     for (name, heuristic) in [
         ("drf", Heuristic::Drf),
         ("fifo", Heuristic::Fifo),
@@ -122,8 +126,12 @@ fn the_engine_runs_dl2_slots_as_dl2s_own_loop_does() {
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn the_built_in_network_finishes_every_job_and_repeats_from_its_seed() {
-    let Some(speeds) = speeds() else { return };
+    let speeds = speeds();
     let network = Arc::new(PolicyNetwork::from_json(BUILTIN_WEIGHTS[0].1).unwrap());
     let jobs = workload(40, 4);
     let simulate = |seed: u64| {

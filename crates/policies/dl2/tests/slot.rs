@@ -134,15 +134,19 @@ fn drf_gives_bundles_by_lowest_dominant_share_until_one_does_not_fit() {
     assert_eq!((slot.jobs[1].workers(), slot.jobs[1].ps()), (1, 1));
 }
 
-fn speeds() -> Option<Arc<schedlab_dl2_speed::Dl2Speed>> {
+fn speeds() -> Arc<schedlab_dl2_speed::Dl2Speed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt")?;
-    Some(Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap()))
+    let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt");
+    Arc::new(schedlab_dl2_speed::Dl2Speed::load(&path).unwrap())
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn the_slot_greedy_adds_the_task_with_the_largest_reward_gain_until_none_gains() {
-    let Some(speeds) = speeds() else { return };
+    let speeds = speeds();
     // Three resnet-50 jobs of 9,000 declared epochs on a large cluster: one with plenty left,
     // one nearly done (0.5 epochs left: its first bundle finishes it within the slot), one in
     // between.

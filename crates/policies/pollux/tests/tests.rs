@@ -31,9 +31,9 @@ fn tiresias_demotes_at_the_threshold_and_decides_on_the_minute() {
     assert_eq!((result.jobs[0].restarts, result.jobs[1].restarts), (1, 1));
 }
 
-fn pollux_run(seed: u64) -> Option<schedlab_sim::RunResult> {
+fn pollux_run(seed: u64) -> schedlab_sim::RunResult {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
-    schedlab_core::datadir::test_data_file(root, "pollux/profiles/cifar10/placements.csv")?;
+    schedlab_core::datadir::test_data_file(root, "pollux/profiles/cifar10/placements.csv");
     let data = DataDir::locate_from(root);
     let perf = schedlab_goodput::PolluxPerf::load(&data, std::path::Path::new("pollux/profiles")).unwrap();
     let cluster = Arc::new(CompactCluster::parse("gpu=8", 4).unwrap().build().unwrap());
@@ -58,19 +58,23 @@ fn pollux_run(seed: u64) -> Option<schedlab_sim::RunResult> {
         seed,
         ..SimConfig::default()
     };
-    Some(run(cluster, &jobs, &perf, policy.as_mut(), &config).unwrap())
+    run(cluster, &jobs, &perf, policy.as_mut(), &config).unwrap()
 }
 
 #[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
 fn pollux_finishes_every_job_adapting_batches_without_restarts_and_is_seeded() {
-    let Some(first) = pollux_run(7) else { return };
+    let first = pollux_run(7);
     assert!(first.jobs.iter().all(|job| job.finish.is_some()));
     // Agents change batch sizes at epoch boundaries and steps without restarting the job.
     let reconfigurations: u32 = first.jobs.iter().map(|job| job.reconfigurations).sum();
     assert!(reconfigurations > 0, "{:?}", first.jobs);
     // Jobs grow beyond the one GPU they asked for.
     assert!(first.jobs.iter().any(|job| job.gpu_seconds[0] > 1.5 * job.run_time), "{:?}", first.jobs);
-    let again = pollux_run(7).unwrap();
+    let again = pollux_run(7);
     let jcts = |result: &schedlab_sim::RunResult| result.jobs.iter().map(|job| job.jct).collect::<Vec<_>>();
     assert_eq!(jcts(&first), jcts(&again));
 }

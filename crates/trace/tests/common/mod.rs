@@ -12,8 +12,9 @@ pub fn fixture(name: &str) -> PathBuf {
     root().join("traces/fixtures").join(name)
 }
 
-/// A real data file, or `None` (test skips) when the data directory is absent.
-pub fn data(relative: &str) -> Option<PathBuf> {
+/// A real data file; the test fails naming it when it is absent (tests that call this are
+/// marked `#[cfg_attr(schedlab_no_data, ignore = ...)]`).
+pub fn data(relative: &str) -> PathBuf {
     schedlab_core::datadir::test_data_file(&root(), relative)
 }
 
