@@ -19,16 +19,66 @@ def in_repository():
     os.chdir(previous)
 
 
+def data_required():
+    """As the Rust tests read SCHEDLAB_REQUIRE_DATA: set to anything but "" or "0"."""
+    return os.environ.get("SCHEDLAB_REQUIRE_DATA", "") not in ("", "0")
+
+
 @pytest.fixture(scope="session")
 def data():
-    """The data directory; without it the tests that read real traces fail when CI requires
-    data (SCHEDLAB_REQUIRE_DATA=1) and are skipped otherwise."""
+    """The data directory; without it the tests that read real traces fail when data is
+    required (SCHEDLAB_REQUIRE_DATA, as in CI) and are skipped, with the reason, otherwise."""
     found = schedlab.data_dir()
     if found is None or not (found / "philly" / "philly-pollux.csv").exists():
-        if os.environ.get("SCHEDLAB_REQUIRE_DATA") == "1":
-            pytest.fail("SCHEDLAB_REQUIRE_DATA=1 but the data directory has no philly/philly-pollux.csv")
-        pytest.skip("no data directory with the Philly trace")
+        where = "no data directory was found" if found is None else f"{found} has no philly/philly-pollux.csv"
+        if data_required():
+            pytest.fail(f"SCHEDLAB_REQUIRE_DATA is set but {where}")
+        pytest.skip(f"needs real data: {where}")
     return found
+
+
+# Skips are counted; where SCHEDLAB_EXPECTED_SKIPS names a file of test ids (one a line, as
+# `test_file.py::test_name[params]`, `#` comments), a skip it does not list fails the session, so that CI cannot go green having run less.
+SKIPPED = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        SKIPPED.append((report.nodeid, reason))
+
+
+def expected_skips():
+    listed = os.environ.get("SCHEDLAB_EXPECTED_SKIPS")
+    if not listed:
+        return None
+    lines = (line.split("#", 1)[0].strip() for line in Path(listed).read_text().splitlines())
+    return {line for line in lines if line}
+
+
+def unexpected_skips():
+    expected = expected_skips()
+    if expected is None:
+        return []
+    listed = lambda nodeid: any(nodeid == known or nodeid.endswith("/" + known) for known in expected)
+    return [(nodeid, reason) for nodeid, reason in SKIPPED if not listed(nodeid)]
+
+
+def pytest_terminal_summary(terminalreporter):
+    expected = expected_skips()
+    terminalreporter.write_line(
+        f"skipped: {len(SKIPPED)}"
+        + ("" if expected is None else f" ({len(SKIPPED) - len(unexpected_skips())} of them expected)")
+    )
+    for nodeid, reason in SKIPPED:
+        terminalreporter.write_line(f"  skipped {nodeid}: {reason}")
+    for nodeid, reason in unexpected_skips():
+        terminalreporter.write_line(f"UNEXPECTED SKIP {nodeid}: {reason} (not in $SCHEDLAB_EXPECTED_SKIPS)", red=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if unexpected_skips() and session.exitstatus == 0:
+        session.exitstatus = 1
 
 
 def small_spec(name="py-small", policies=("fifo",), seeds=(0,), jobs=60, **extra):
