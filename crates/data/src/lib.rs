@@ -358,7 +358,10 @@ pub fn fetch(
             build_from_original(file, derivation, &folder, &temporary, progress)?;
             report.push((file.path.clone(), Fetched::Converted));
         }
-        folder.rename(&temporary, name)?;
+        if let Err(error) = folder.rename(&temporary, name) {
+            folder.remove(&temporary);
+            return Err(error);
+        }
     }
     Ok(report)
 }
