@@ -81,14 +81,13 @@ pub fn expand(
     seeds: &[u64],
     policies: &[PolicyName],
 ) -> Vec<RunPlan> {
-    let workload_text = defines_workload;
     let mut runs = Vec::new();
     for point in sweep_points(axes) {
         for &seed in seeds {
             let workload_key =
                 format!("{}seed={seed}", if point.0.is_empty() { String::new() } else { point.label() + ";" });
-            let workload_seed = stable_hash(&[workload_text, &workload_key]);
-            let run_seed = stable_hash(&[workload_text, &workload_key, "run"]);
+            let workload_seed = stable_hash(&[defines_workload, &workload_key]);
+            let run_seed = stable_hash(&[defines_workload, &workload_key, "run"]);
             for policy in policies {
                 let key = format!("policy={policy};{workload_key}");
                 runs.push(RunPlan {
