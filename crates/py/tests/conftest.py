@@ -38,7 +38,8 @@ def data():
 
 
 # Skips are counted; where SCHEDLAB_EXPECTED_SKIPS names a file of test ids (one a line, as
-# `test_file.py::test_name[params]`, `#` comments), a skip it does not list fails the session, so that CI cannot go green having run less.
+# `test_file.py::test_name[params]`, `#` comments), a skip it does not list fails the session,
+# so that CI cannot go green having run less.
 SKIPPED = []
 
 
@@ -52,7 +53,10 @@ def expected_skips():
     listed = os.environ.get("SCHEDLAB_EXPECTED_SKIPS")
     if not listed:
         return None
-    lines = (line.split("#", 1)[0].strip() for line in Path(listed).read_text().splitlines())
+    path = Path(listed) if Path(listed).exists() else ROOT / listed
+    if not path.is_file():
+        raise pytest.UsageError(f"SCHEDLAB_EXPECTED_SKIPS names {listed}, which is not a file")
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
     return {line for line in lines if line}
 
 
