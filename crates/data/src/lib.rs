@@ -349,7 +349,7 @@ pub fn fetch(
             continue;
         }
         let folder = Folder::open(dir, &file.path)?;
-        let name = Path::new(&file.path).file_name().and_then(|name| name.to_str()).expect("checked: plain names");
+        let name = file_name(file);
         let temporary = temporary_name(name, "part");
         if let Some(url) = &file.url {
             download(file, url, &folder, &temporary, progress)?;
@@ -366,6 +366,11 @@ pub fn fetch(
     Ok(report)
 }
 
+/// The last component of `file`'s path (checked by [`destination`] to be plain names).
+fn file_name(file: &SourceFile) -> &str {
+    Path::new(&file.path).file_name().and_then(|name| name.to_str()).expect("checked: plain names")
+}
+
 /// A hidden temporary name beside `name`, with this process's id and `tag` (`part`, `original`).
 fn temporary_name(name: &str, tag: &str) -> String {
     format!(".{name}.{}.{tag}", std::process::id())
@@ -380,8 +385,7 @@ fn build_from_original(
     temporary: &str,
     progress: &mut dyn FnMut(&str, u64, u64),
 ) -> Result<(), DataError> {
-    let name = Path::new(&file.path).file_name().and_then(|name| name.to_str()).expect("checked: plain names");
-    let original_name = temporary_name(name, "original");
+    let original_name = temporary_name(file_name(file), "original");
     let original = SourceFile {
         path: format!("{} (original: {})", file.path, derivation.url),
         sha256: derivation.sha256.clone(),
