@@ -10,7 +10,7 @@ use schedlab_core::{
 use schedlab_pyrandom::PyRandom;
 use schedlab_solver::Backend;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 mod ledger;
@@ -314,7 +314,7 @@ impl Gavel {
             order.extend((0..names.len()).filter(|index| !order.contains(index)).collect::<Vec<_>>());
             order.into_iter().map(Some).collect()
         };
-        // The order is taken lazily from a heap (one per type with passes): a round on a
+        // The order is read lazily, sorted in chunks (one list per type with passes): a round on a
         // saturated cluster fills its GPUs from the first few hundred of thousands of entries,
         // and every job needs at least one GPU, so a pass ends when its budget is spent. So
         // each list also leaves out the entries below half the lowest priority it popped the
@@ -517,16 +517,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_heap_of_ranked_entries_pops_them_in_the_sorted_order() {
+    fn ranked_entries_come_out_in_the_sorted_order_across_chunks() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        // Few distinct values, so that priorities and ties repeat and the later keys decide.
+        // Few distinct values, so that priorities and ties repeat and the later keys decide;
+        // 1,200 entries, so the reading crosses the chunks of 256, 512 and 1,024.
         let mut entries: Vec<Ranked> = Vec::new();
-        for id in 0..40u32 {
+        for id in 0..400u32 {
             for gpu_type in 0..3 {
                 let pick = |rng: &mut rand_chacha::ChaCha8Rng| [0.0, 0.5, 1.0, 1e9][rng.random_range(0..4)];
                 let combo =
-                    if id % 5 == 0 { Combo::Pair(JobId(id), JobId(id + 100)) } else { Combo::Single(JobId(id)) };
+                    if id % 5 == 0 { Combo::Pair(JobId(id), JobId(id + 1000)) } else { Combo::Single(JobId(id)) };
                 entries.push(Ranked {
                     priority: pick(&mut rng),
                     tie: (pick(&mut rng), pick(&mut rng)),
@@ -537,10 +538,19 @@ mod tests {
         }
         let mut sorted = entries.clone();
         sorted.sort_by(Ranked::order);
-        let mut heap: BinaryHeap<Ranked> = entries.into_iter().collect();
-        let popped: Vec<(Combo, usize)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.combo, e.gpu_type)).collect();
-        assert_eq!(popped, sorted.iter().map(|e| (e.combo, e.gpu_type)).collect::<Vec<_>>());
+        let key = |entry: &Ranked| (entry.combo, entry.gpu_type);
+        let mut in_order = ranking::InOrder::new(&mut entries);
+        let mut read = Vec::new();
+        while !in_order.is_empty() {
+            read.push(key(&in_order.next().expect("not empty")));
+        }
+        assert_eq!(in_order.next().map(|entry| key(&entry)), None);
+        assert_eq!(read, sorted.iter().map(key).collect::<Vec<_>>());
         assert!(sorted.windows(2).all(|pair| pair[0].priority >= pair[1].priority));
+        // A list read only in part: its first entries are those of the full order.
+        let mut again = entries.clone();
+        let first: Vec<_> = ranking::InOrder::new(&mut again).take(300).map(|entry| key(&entry)).collect();
+        assert_eq!(first, sorted[..300].iter().map(key).collect::<Vec<_>>());
     }
 
     #[test]
