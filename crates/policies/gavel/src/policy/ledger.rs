@@ -18,6 +18,8 @@ pub(super) struct JobAccount {
     /// Arrived since the allocation was computed, with `new_jobs_wait`: ranked and given GPUs
     /// in rounds like any job, but not started until the next recomputation.
     pub(super) held: bool,
+    /// GPUs the combination needs at once: its job's, or the larger of a pair's two.
+    pub(super) gang: u32,
 }
 
 /// One value per GPU type, inline for up to four types: a round ranks every account's types,

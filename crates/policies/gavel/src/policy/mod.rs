@@ -260,7 +260,7 @@ impl Gavel {
                 let usable = rates.iter().map(|rate| *rate > 0.0).collect();
                 let allocation = round(fractions);
                 let received = PerType::from_elem(credit, types);
-                (combo, JobAccount { allocation, usable, received, deficit, held: false })
+                (combo, JobAccount { allocation, usable, received, deficit, held: false, gang: job.gpus })
             })
             .collect();
         for ((m, n), fractions) in pairs {
@@ -270,7 +270,8 @@ impl Gavel {
             // A pair is ranked only where it has an allocation.
             let usable = allocation.iter().map(|fraction| *fraction > 1e-9).collect();
             let received = PerType::from_elem(credit, types);
-            accounts.insert(combo, JobAccount { allocation, usable, received, deficit, held: false });
+            let gang = active[m].gpus.max(active[n].gpus);
+            accounts.insert(combo, JobAccount { allocation, usable, received, deficit, held: false, gang });
         }
         self.accounts = accounts;
         self.given = vec![credit * self.accounts.len() as f64; types];
@@ -500,6 +501,7 @@ impl Policy for Gavel {
                     received: PerType::from_elem(self.reset_credit, types),
                     deficit: PerType::from_elem(0.0, types),
                     held: self.new_jobs_wait,
+                    gang: job.gpus,
                 };
                 self.accounts.entry(Combo::Single(id)).or_insert(account);
             }
@@ -533,6 +535,7 @@ mod tests {
                     tie: (pick(&mut rng), pick(&mut rng)),
                     combo,
                     gpu_type,
+                    gang: 1,
                 });
             }
         }
@@ -627,6 +630,7 @@ mod tests {
             received: PerType::from_elem(0.0, 2),
             deficit: PerType::from_slice(&deficit),
             held: false,
+            gang: 1,
         }
     }
 

@@ -38,6 +38,8 @@ pub(super) struct Ranked {
     pub(super) tie: (f64, f64),
     pub(super) combo: Combo,
     pub(super) gpu_type: usize,
+    /// GPUs the combination needs at once ([`JobAccount::gang`]).
+    pub(super) gang: u32,
 }
 
 impl Ranked {
@@ -119,7 +121,7 @@ impl Gavel {
                     continue;
                 }
                 let tie = if self.deficit_ties { (account.deficit[gpu_type], fraction) } else { (0.0, 0.0) };
-                lists[list].push(Ranked { priority, tie, combo, gpu_type });
+                lists[list].push(Ranked { priority, tie, combo, gpu_type, gang: account.gang });
             }
         }
         left_out
@@ -152,7 +154,11 @@ impl Gavel {
         for &pass in passes {
             let list = pass.unwrap_or(0);
             let queue = &mut queues[list];
-            while let Some(Ranked { priority, combo, gpu_type, .. }) = queue.next() {
+            // A pass over one type also stops once no entry left in its list fits the GPUs
+            // left: reading on would choose nothing (as when the list runs out).
+            let mut fits = pass.map(|only| Fits::new(queue.rest(), budget[only]));
+            let mut stopped = false;
+            while let Some(Ranked { priority, combo, gpu_type, gang, .. }) = queue.next() {
                 lowest[list] = priority;
                 let spent = match pass {
                     Some(only) => budget[only] == 0,
@@ -161,19 +167,74 @@ impl Gavel {
                 if spent {
                     break;
                 }
-                let gpus = combo.jobs().map(|id| context.jobs.get(id).expect("active").gpus).max().unwrap_or(0);
-                if combo.jobs().any(|id| is_scheduled(&scheduled, id)) || budget[gpu_type] < gpus {
-                    continue;
+                if let Some(fits) = fits.as_mut() {
+                    fits.read(gang);
                 }
-                budget[gpu_type] -= gpus;
-                for id in combo.jobs() {
-                    scheduled[id.index() / 64] |= 1 << (id.index() % 64);
+                if !combo.jobs().any(|id| is_scheduled(&scheduled, id)) && budget[gpu_type] >= gang {
+                    budget[gpu_type] -= gang;
+                    for id in combo.jobs() {
+                        scheduled[id.index() / 64] |= 1 << (id.index() % 64);
+                    }
+                    chosen.push((combo, gpu_type));
+                    if let Some(fits) = fits.as_mut() {
+                        fits.shrink_budget(budget[gpu_type]);
+                    }
                 }
-                chosen.push((combo, gpu_type));
+                if let Some(only) = pass.filter(|_| fits.as_ref().is_some_and(Fits::none_left)) {
+                    // Spent, or nothing left fits what is left (which reading on to the end of
+                    // the list would also have found).
+                    stopped = budget[only] > 0;
+                    debug_assert!(queue.rest().iter().all(|entry| entry.gang > budget[only]));
+                    break;
+                }
             }
-            ran_dry |= queue.is_empty() && left_out[list] > 0;
+            ran_dry |= (queue.is_empty() || stopped) && left_out[list] > 0;
         }
         Selection { chosen, lowest, ran_dry }
+    }
+}
+
+/// How many unread entries of a pass's list need no more GPUs than the pass has left.
+struct Fits {
+    /// Unread entries by gang size, for gangs up to the budget the pass started with.
+    by_gang: Vec<usize>,
+    budget: u32,
+    /// Unread entries whose gang is at most `budget`.
+    fitting: usize,
+}
+
+impl Fits {
+    fn new(unread: &[Ranked], budget: u32) -> Fits {
+        let mut by_gang = vec![0; budget as usize + 1];
+        for entry in unread {
+            if entry.gang <= budget {
+                by_gang[entry.gang as usize] += 1;
+            }
+        }
+        let fitting = by_gang.iter().sum();
+        Fits { by_gang, budget, fitting }
+    }
+
+    /// An entry of gang `gang` was read.
+    fn read(&mut self, gang: u32) {
+        if gang <= self.budget {
+            self.by_gang[gang as usize] -= 1;
+            self.fitting -= 1;
+        } else if let Some(count) = self.by_gang.get_mut(gang as usize) {
+            *count -= 1;
+        }
+    }
+
+    /// The pass has `budget` GPUs left.
+    fn shrink_budget(&mut self, budget: u32) {
+        while self.budget > budget {
+            self.fitting -= self.by_gang[self.budget as usize];
+            self.budget -= 1;
+        }
+    }
+
+    fn none_left(&self) -> bool {
+        self.fitting == 0
     }
 }
 
@@ -196,6 +257,11 @@ impl<'a> InOrder<'a> {
     /// Reads `entries` from the first of the order (it reorders them as it goes).
     pub(super) fn new(entries: &'a mut [Ranked]) -> Self {
         InOrder { entries, sorted: 0, next: 0, chunk: 64 }
+    }
+
+    /// The entries not yet yielded (in no particular order past the sorted part).
+    fn rest(&self) -> &[Ranked] {
+        &self.entries[self.next..]
     }
 
     /// Whether every entry has been yielded.
@@ -223,5 +289,43 @@ impl Iterator for InOrder<'_> {
         }
         self.next += 1;
         Some(self.entries[self.next - 1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn fits_counts_the_unread_entries_that_fit_what_is_left() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..200 {
+            let gangs: Vec<u32> =
+                (0..rng.random_range(0..40)).map(|_| [1, 2, 4, 8, 16][rng.random_range(0..5)]).collect();
+            let entries: Vec<Ranked> = gangs
+                .iter()
+                .enumerate()
+                .map(|(id, &gang)| Ranked {
+                    priority: 0.0,
+                    tie: (0.0, 0.0),
+                    combo: Combo::Single(JobId(id as u32)),
+                    gpu_type: 0,
+                    gang,
+                })
+                .collect();
+            let mut budget = rng.random_range(0..12);
+            let mut fits = Fits::new(&entries, budget);
+            for (read, entry) in entries.iter().enumerate() {
+                let brute = entries[read..].iter().all(|unread| unread.gang > budget);
+                assert_eq!(fits.none_left(), brute);
+                fits.read(entry.gang);
+                if entry.gang <= budget && rng.random_bool(0.5) {
+                    budget -= entry.gang;
+                    fits.shrink_budget(budget);
+                }
+            }
+            assert!(fits.none_left());
+        }
     }
 }
