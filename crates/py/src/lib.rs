@@ -232,6 +232,8 @@ fn data_dir() -> Option<PathBuf> {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     schedlab_zoo::install_provider("py", Arc::new(provider::PythonPolicies));
     module.add("SchedlabError", module.py().get_type::<SchedlabError>())?;
+    // The package's version (pyproject.toml and Cargo.toml give the same).
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add_function(wrap_pyfunction!(run, module)?)?;
     module.add_function(wrap_pyfunction!(simulate, module)?)?;
     module.add_function(wrap_pyfunction!(policies, module)?)?;

@@ -127,3 +127,28 @@ def test_dl2s_environment_passes_the_checker_and_hands_over_every_slot_reward():
     forbidden = int(np.flatnonzero(~info["action_mask"])[0])
     with pytest.raises(ValueError, match=f"action {forbidden}: not allowed now"):
         strict.step(forbidden)
+
+
+def test_actions_outside_the_action_space_are_refused_in_every_mode(env):
+    env.reset(seed=0)
+    for wrong in (-1, 128, 3.7, "3", True, np.array([1, 2]), np.float32(2.0)):
+        with pytest.raises(ValueError, match="expected an integer from 0 to 127"):
+            env.step(wrong)
+    # What agents pass: Python and NumPy integers, and 0-d integer arrays.
+    for right in (0, np.int64(0), np.array(0)):
+        env.step(right)
+
+
+def test_the_environments_are_registered_with_gymnasium(data):
+    import gymnasium
+
+    env = gymnasium.make("schedlab/RLTune-v0", spec=PHILLY_TRAIN, window=16, max_start=10_000)
+    _, info = env.reset(seed=0)
+    # gymnasium.make wraps it; the mask is reached as stable-baselines3 reaches it.
+    assert (env.get_wrapper_attr("action_masks")() == info["action_mask"]).all()
+    assert env.unwrapped.__class__ is RLTuneEnv
+    assert gymnasium.spec("schedlab/DL2-v0").entry_point == "schedlab.gym:DL2Env"
+
+
+def test_the_package_has_a_version():
+    assert schedlab.__version__ == "0.1.0"

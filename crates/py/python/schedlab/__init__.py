@@ -28,6 +28,7 @@ from ._native import (
     Jobs,
     RunInfo,
     SchedlabError,
+    __version__,
 )
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "Run",
     "RunInfo",
     "SchedlabError",
+    "__version__",
     "data_dir",
     "policies",
     "run",

@@ -13,11 +13,14 @@ __all__ = [
     "RlTuneEpisodes",
     "RunInfo",
     "SchedlabError",
+    "__version__",
     "data_dir",
     "policies",
     "run",
     "simulate",
 ]
+
+__version__: str
 
 class SchedlabError(Exception): ...
 

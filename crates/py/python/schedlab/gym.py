@@ -20,6 +20,17 @@ backfilling); once placed, the agent picks again at the same instant.
 
 ``reset(seed=...)`` is reproducible: the window's start and the run's seed are drawn from the
 environment's generator, which the seed resets.
+
+Both environments take only actions their ``action_space`` contains (Gymnasium's rule: a Python
+or NumPy integer, or a 0-d integer array, from 0 to n - 1): anything else (``-1``, ``128``,
+``3.7``, ``True``) raises ``ValueError``, whatever ``invalid_action`` says (that setting is about
+valid indices the state does not allow).
+
+Importing ``schedlab.gym`` registers them with Gymnasium as ``schedlab/RLTune-v0`` and
+``schedlab/DL2-v0``; ``gymnasium.make("schedlab.gym:schedlab/RLTune-v0", spec=...)`` imports it
+first. ``gymnasium.make`` wraps the environment, and Gymnasium's wrappers do not pass on other
+methods: call ``env.get_wrapper_attr("action_masks")()`` (what stable-baselines3's vectorised
+environments call) or ``env.unwrapped.action_masks()``.
 """
 
 from __future__ import annotations
@@ -34,6 +45,17 @@ from . import _native, _source
 
 QUEUE_SLOTS = 128
 JOB_FEATURES = 7
+
+
+def _index(action: Any, space: spaces.Discrete) -> int:
+    """``action`` as an index, when ``space`` contains it; else ``ValueError`` naming it."""
+    # Gymnasium's Discrete takes a bool for an int; an action that is True is a mistake.
+    if isinstance(action, (bool, np.bool_)) or not space.contains(action):
+        raise ValueError(
+            f"action {action!r} ({type(action).__name__}): expected an integer from 0 to "
+            f"{int(space.n) - 1} (a Python or NumPy integer, or a 0-d integer array)"
+        )
+    return int(action)
 
 
 class RLTuneEnv(gymnasium.Env):
@@ -60,7 +82,8 @@ class RLTuneEnv(gymnasium.Env):
         high = np.ones((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
         high[:, -1] = 1.5
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
-        self.action_space = spaces.Discrete(QUEUE_SLOTS)
+        self._actions = spaces.Discrete(QUEUE_SLOTS)
+        self.action_space = self._actions
         self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
         self._info: Dict[str, Any] = {}
 
@@ -88,7 +111,7 @@ class RLTuneEnv(gymnasium.Env):
         return self._observation(features), {**self._info, "action_mask": self._mask}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        features, mask, reward, terminated, score = self._episodes.step(int(action))
+        features, mask, reward, terminated, score = self._episodes.step(_index(action, self._actions))
         if terminated:
             self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
             observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
@@ -142,7 +165,8 @@ class DL2Env(gymnasium.Env):
         high[3, :] = 1.0  # dominant share (its tasks fit in the cluster)
         # Slots waited has no bound; workers and servers are bounded by the cluster's GPUs.
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
-        self.action_space = spaces.Discrete(DL2_ACTIONS)
+        self._actions = spaces.Discrete(DL2_ACTIONS)
+        self.action_space = self._actions
         self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
 
     @staticmethod
@@ -164,7 +188,7 @@ class DL2Env(gymnasium.Env):
         return self._observation(state), {"workload_seed": self._workload_seed, "action_mask": self._mask}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        state, mask, reward, terminated, jct = self._episodes.step(int(action))
+        state, mask, reward, terminated, jct = self._episodes.step(_index(action, self._actions))
         if terminated:
             self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
             observation = np.zeros((DL2_FEATURES, DL2_WINDOW), dtype=np.float32)
@@ -179,3 +203,16 @@ class DL2Env(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The actions allowed now (skip always is)."""
         return self._mask
+
+
+def _register() -> None:
+    """Registers both environments with Gymnasium (once; importing twice is harmless)."""
+    for name, entry_point in (
+        ("schedlab/RLTune-v0", "schedlab.gym:RLTuneEnv"),
+        ("schedlab/DL2-v0", "schedlab.gym:DL2Env"),
+    ):
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point=entry_point)
+
+
+_register()
