@@ -2,8 +2,9 @@
 //! cluster's free resources and the active jobs), allocations found by schedlab's own placer,
 //! and the decision the engine checks as it checks a Rust policy's.
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PySlice;
 use schedlab_cluster::{PlacementStrategy, Placer, TypeRule};
 use schedlab_core::{ClusterView, JobId, JobState, JobView, NodeId, Time};
 use std::sync::Arc;
@@ -150,6 +151,15 @@ impl Job {
     fn __repr__(&self) -> String {
         format!("Job(id={}, gpus={}, state={}, arrival={})", self.id(), self.gpus(), self.state(), self.arrival())
     }
+
+    /// The same job seen at the same decision point (across decision points, compare `id`s).
+    fn __eq__(&self, other: PyRef<'_, Job>) -> bool {
+        self.view.id == other.view.id && self.now == other.now
+    }
+
+    fn __hash__(&self) -> u64 {
+        u64::from(self.view.id.0) ^ self.now.secs().to_bits().rotate_left(32)
+    }
 }
 
 /// The active jobs of one kind at a decision point, in arrival order: a sequence that makes a
@@ -174,13 +184,29 @@ impl Jobs {
         self.ids.len()
     }
 
-    fn __getitem__(&self, index: isize) -> PyResult<Job> {
+    /// A job by index (negative from the end), or the jobs of a slice as a `Jobs`.
+    fn __getitem__<'py>(&self, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = index.py();
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let range = slice.indices(self.ids.len() as isize)?;
+            let ids: Vec<JobId> = (0..range.slicelength)
+                .map(|taken| self.ids[(range.start + taken as isize * range.step) as usize])
+                .collect();
+            let jobs = Jobs { ids: Arc::new(ids), mirror: self.mirror.clone(), now: self.now };
+            return Ok(Bound::new(py, jobs)?.into_any());
+        }
+        let index: isize = index.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "job indices must be integers or slices, not {}",
+                index.get_type().name().map_or_else(|_| "?".to_string(), |name| name.to_string())
+            ))
+        })?;
         let len = self.ids.len() as isize;
         let at = if index < 0 { index + len } else { index };
         if !(0..len).contains(&at) {
             return Err(PyIndexError::new_err(format!("job index {index} out of range for {len} jobs")));
         }
-        Ok(self.job(at as usize))
+        Ok(Bound::new(py, self.job(at as usize))?.into_any())
     }
 
     fn __iter__(slf: PyRef<'_, Self>) -> JobsIter {

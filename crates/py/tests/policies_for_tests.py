@@ -79,3 +79,35 @@ class Slow:
 
         time.sleep(0.001)
         return self.fifo.schedule(context)
+
+
+class SequenceChecks:
+    """FIFO that checks at every decision point that the job lists behave as Python sequences:
+    slices, negative indices, equality and hashing of the same job."""
+
+    def __init__(self):
+        from schedlab.examples.fifo import Fifo
+
+        self.fifo = Fifo()
+        self.checked = 0
+
+    def schedule(self, context):
+        for jobs in (context.queued, context.running):
+            every = list(jobs)
+            assert [job.id for job in jobs[:2]] == [job.id for job in every[:2]]
+            assert [job.id for job in jobs[::-2]] == [job.id for job in every[::-2]]
+            assert len(jobs[5:1]) == 0
+            if every:
+                assert jobs[0] == jobs[0] and hash(jobs[0]) == hash(jobs[0])
+                assert jobs[-1] in jobs and jobs[-1] == every[-1]
+                assert jobs[0] != "a job"
+                assert len(every) == 1 or jobs[0] != jobs[1]
+                self.checked += 1
+        return self.fifo.schedule(context)
+
+
+class IndexByName:
+    """Indexes the waiting jobs with a string."""
+
+    def schedule(self, context):
+        return context.queued["first"]

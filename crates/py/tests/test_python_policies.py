@@ -4,6 +4,7 @@ import os
 import textwrap
 
 import pandas
+import pytest
 
 import schedlab
 from conftest import philly_spec, small_spec
@@ -39,6 +40,18 @@ def test_the_python_policys_copy_of_the_jobs_matches_the_engines(tmp_path, monke
     results = schedlab.run(spec, results=tmp_path, threads=2, progress=False)
     assert len(results.runs) == 4
     assert results.runs.query("policy == 'py:policies_for_tests:RandomOrder'")["restarts"].sum() > 0
+
+
+def test_job_lists_slice_and_compare_as_python_sequences(tmp_path):
+    # The checks run inside the policy: a failed one fails the run.
+    results = schedlab.run(
+        small_spec(policies=["py:policies_for_tests:SequenceChecks"]), results=tmp_path, threads=1, progress=False
+    )
+    assert results.runs["jobs_finished"].iloc[0] == 60
+    with pytest.raises(schedlab.SchedlabError, match="TypeError: job indices must be integers or slices, not str"):
+        schedlab.run(
+            small_spec(policies=["py:policies_for_tests:IndexByName"]), results=tmp_path, threads=1, progress=False
+        )
 
 
 def test_same_spec_same_seed_same_bytes_on_one_thread_or_two(tmp_path):

@@ -1,6 +1,6 @@
 """Types of schedlab's Rust module, for editors and type checkers."""
 
-from typing import Iterator, List, Optional, Sequence, Tuple, final
+from typing import Iterator, List, Optional, Sequence, Tuple, final, overload
 
 __all__ = [
     "Allocation",
@@ -66,12 +66,16 @@ class Job:
     def declared_work(self) -> Optional[float]: ...
     @property
     def remaining_time(self) -> Optional[float]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
-@final
 @final
 class Jobs(Sequence[Job]):
     def __len__(self) -> int: ...
-    def __getitem__(self, index: int, /) -> Job: ...  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int, /) -> Job: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> Jobs: ...
     def __iter__(self) -> Iterator[Job]: ...
 
 @final
