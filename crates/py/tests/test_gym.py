@@ -152,3 +152,11 @@ def test_the_environments_are_registered_with_gymnasium(data):
 
 def test_the_package_has_a_version():
     assert schedlab.__version__ == "0.1.0"
+
+
+def test_a_step_after_the_episode_ended_says_so(env):
+    play(env, 3, lambda mask: 0)
+    with pytest.raises(schedlab.SchedlabError, match=r"step after the episode ended \(terminated\): call reset\(\)"):
+        env.step(0)
+    env.reset(seed=3)
+    env.step(0)

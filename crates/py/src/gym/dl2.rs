@@ -68,6 +68,8 @@ pub struct Dl2Episodes {
     plan: RunPlan,
     skip_invalid: bool,
     running: Option<(EpisodeThread<Message>, Vec<bool>)>,
+    /// The last episode ended and no other was started.
+    ended: bool,
 }
 
 #[pymethods]
@@ -87,7 +89,7 @@ impl Dl2Episodes {
         };
         let experiment = crate::load(text, path).map_err(error)?;
         let plan = experiment.runs().into_iter().next().ok_or_else(|| error("the spec has no runs"))?;
-        Ok(Dl2Episodes { experiment, plan, skip_invalid, running: None })
+        Ok(Dl2Episodes { experiment, plan, skip_invalid, running: None, ended: false })
     }
 
     /// Starts an episode: draws the workload with `workload_seed` and runs DL2's slot loop up to
@@ -100,6 +102,7 @@ impl Dl2Episodes {
         seed: u64,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         self.running = None;
+        self.ended = false;
         let plan = RunPlan { workload_seed, ..self.plan.clone() };
         let workload = self.experiment.setup.workload(&self.experiment.inputs.workload, &plan).map_err(error)?;
         let jobs = workload.jobs;
@@ -147,7 +150,8 @@ impl Dl2Episodes {
         action: i64,
     ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>)> {
         let skip_invalid = self.skip_invalid;
-        let (thread, mask) = self.running.as_mut().ok_or_else(|| error("step before reset: call reset() first"))?;
+        let ended = self.ended;
+        let (thread, mask) = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;
         let allowed = usize::try_from(action).ok().filter(|&action| action < ACTIONS && mask[action]);
         let choice = match (allowed, skip_invalid) {
             (Some(action), _) => action,
@@ -171,6 +175,7 @@ impl Dl2Episodes {
             }
             Message::Done(result) => {
                 self.running = None;
+                self.ended = true;
                 let (jct, reward) = result.map_err(error)?;
                 Ok((None, None, reward, true, Some(jct)))
             }

@@ -75,6 +75,16 @@ pub(crate) fn error(message: impl std::fmt::Display) -> PyErr {
     SchedlabError::new_err(message.to_string())
 }
 
+/// The error of a step with no episode running: before the first reset, or after an episode
+/// ended (Gymnasium's rule: reset after `terminated`).
+pub(crate) fn no_episode(ended: bool) -> PyErr {
+    if ended {
+        error("step after the episode ended (terminated): call reset() to start another")
+    } else {
+        error("step before reset: call reset() first")
+    }
+}
+
 /// Little-endian float32 bytes (numpy reads them with `frombuffer`).
 pub(crate) fn float_bytes<'py>(py: Python<'py>, values: &[f32]) -> Bound<'py, PyBytes> {
     let bytes: Vec<u8> = values.iter().flat_map(|value| value.to_le_bytes()).collect();

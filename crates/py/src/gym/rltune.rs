@@ -73,6 +73,8 @@ pub struct RlTuneEpisodes {
     invalid: InvalidAction,
     relative: bool,
     running: Option<Running>,
+    /// The last episode ended and no other was started.
+    ended: bool,
 }
 
 #[pymethods]
@@ -151,6 +153,7 @@ impl RlTuneEpisodes {
                 invalid,
                 relative,
                 running: None,
+                ended: false,
             })
         })
     }
@@ -183,6 +186,7 @@ impl RlTuneEpisodes {
             )));
         }
         self.running = None;
+        self.ended = false;
         let (cluster, jobs, perf, rules, objective, window) =
             (self.cluster.clone(), self.jobs.clone(), self.perf.clone(), self.rules, self.objective, self.window);
         let base = py.detach(|| {
@@ -224,7 +228,8 @@ impl RlTuneEpisodes {
         action: i64,
     ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>)> {
         let (invalid, relative) = (self.invalid, self.relative);
-        let running = self.running.as_mut().ok_or_else(|| error("step before reset: call reset() first"))?;
+        let ended = self.ended;
+        let running = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;
         let occupied = usize::try_from(action).ok().filter(|&slot| slot < QUEUE_SLOTS && running.mask[slot]);
         let choice = match (occupied, invalid) {
             (Some(slot), _) => Some(slot),
@@ -248,6 +253,7 @@ impl RlTuneEpisodes {
                 let base = running.base;
                 let start = running.start;
                 self.running = None;
+                self.ended = true;
                 let score = result.map_err(|message| error(format!("episode at job {start}: {message}")))?;
                 let reward = if relative { relative_reward(base, score) } else { -score };
                 Ok((None, None, reward, true, Some(score)))
