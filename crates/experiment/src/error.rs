@@ -32,6 +32,10 @@ pub enum ExperimentError {
         /// What failed.
         message: String,
     },
+    /// Occurs when the runs stop before they all finished (Ctrl-C, a save that failed, no
+    /// worker threads): says how many runs are kept and that a rerun resumes from them.
+    #[error("{0}")]
+    Stopped(String),
     /// Occurs when a report is asked of a store that lacks runs (naming the shards they belong to).
     #[error("{0}")]
     Incomplete(String),

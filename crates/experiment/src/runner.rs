@@ -127,7 +127,7 @@ fn thread_pool(threads: usize, worker: Option<&WorkerWrapper>) -> Result<rayon::
                 .build()
         }
     };
-    built.map_err(|error| ExperimentError::Run { key: "-".into(), message: format!("thread pool: {error}") })
+    built.map_err(|error| ExperimentError::Stopped(format!("no worker threads: {error}")))
 }
 
 /// The workload reports of the manifest in `dir`, if it was written for the same inputs
@@ -285,13 +285,12 @@ pub fn run_experiment(
         }
     }
     // A run that ends early (a save that failed, a cancellation) says what is kept.
-    let stopped = |why: String| ExperimentError::Run {
-        key: "-".into(),
-        message: format!(
+    let stopped = |why: String| {
+        ExperimentError::Stopped(format!(
             "{why} {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
             outcomes.len(),
             store.dir().display()
-        ),
+        ))
     };
     if let Some(error) = first_error {
         if save_failed.load(Ordering::SeqCst) {

@@ -177,7 +177,10 @@ fn a_cancelled_run_stores_what_finished_says_so_and_a_rerun_resumes() {
     };
     let options = RunOptions { threads: 1, results_dir: dir.clone(), cancel: Some(cancel), ..RunOptions::default() };
     let error = run_experiment(&experiment, &options, &progress).unwrap_err().to_string();
-    assert!(error.contains("interrupted: 4 runs are saved in") && error.contains("8 runs were not started"), "{error}");
+    assert!(
+        error.starts_with("interrupted: 4 runs are saved in") && error.contains("8 runs were not started"),
+        "{error}"
+    );
     let resumed = run(SMALL, &dir, 2).unwrap();
     assert_eq!((resumed.ran, resumed.reused), (8, 4));
 }

@@ -114,10 +114,9 @@ fn run(
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return (
-                        Err(schedlab_experiment::ExperimentError::Run {
-                            key: "-".into(),
-                            message: "the runs' thread ended without a result".into(),
-                        }),
+                        Err(schedlab_experiment::ExperimentError::Stopped(
+                            "the runs' thread ended without a result".into(),
+                        )),
                         interrupted,
                     );
                 }

@@ -47,7 +47,14 @@ pub(crate) fn describe_exception(py: Python<'_>, error: &PyErr) -> String {
 fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py, PyAny>, Vec<String>), ZooError> {
     let (module_name, class_name) = split_name(params)?;
     let module = py.import(module_name).map_err(|error| {
-        param_error(params, format!("cannot import module '{module_name}': {}", describe_exception(py, &error)))
+        // A module that is nowhere on Python's path: say where Python looks.
+        let hint = if error.is_instance_of::<pyo3::exceptions::PyModuleNotFoundError>(py) {
+            "; Python looks for it on sys.path (the script's folder and PYTHONPATH): add the folder \
+             that holds it to PYTHONPATH, or install it"
+        } else {
+            ""
+        };
+        param_error(params, format!("cannot import module '{module_name}': {}{hint}", describe_exception(py, &error)))
     })?;
     let class = module
         .getattr(class_name)

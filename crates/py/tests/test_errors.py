@@ -36,7 +36,7 @@ def test_a_missing_spec_file_says_so(tmp_path):
 
 def test_a_python_policy_that_cannot_be_found_says_why(tmp_path):
     for name, expected in [
-        ("py:no_such_module:Fifo", "cannot import module 'no_such_module'"),
+        ("py:no_such_module:Fifo", "cannot import module 'no_such_module'.*add the folder that holds it to PYTHONPATH"),
         ("py:policies_for_tests:Missing", "module 'policies_for_tests' has no class 'Missing'"),
         ("py:policies_for_tests", "expected py:package.module:Class"),
     ]:

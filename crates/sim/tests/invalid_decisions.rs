@@ -44,7 +44,7 @@ fn over_capacity_names_policy_job_and_node() {
 #[test]
 fn unknown_node_and_wrong_size_and_future_jobs_are_refused() {
     assert!(refuse(start(0, vec![(7, 2)])).contains("on node 7: the cluster has only 2 nodes"));
-    assert!(refuse(start(0, vec![(0, 1)])).contains("allocated 1 GPUs but requested 2"));
+    assert!(refuse(start(0, vec![(0, 1)])).contains("allocated 1 GPU but requested 2"));
     assert!(refuse(start(0, vec![(0, 2), (1, 1)])).contains("allocated 3 GPUs but requested 2"));
     assert!(refuse(start(2, vec![(0, 1)])).contains("job 2: started, but it has not arrived"));
     assert!(refuse(start(9, vec![(0, 1)])).contains("job 9"));

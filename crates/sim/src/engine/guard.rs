@@ -292,7 +292,8 @@ impl Engine<'_> {
                 job,
                 None,
                 format!(
-                    "allocated {gpus} GPUs but requested {}; only elastic policies may change a job's size",
+                    "allocated {gpus} GPU{} but requested {}; only elastic policies may change a job's size",
+                    if gpus == 1 { "" } else { "s" },
                     view.gpus
                 ),
             ));
