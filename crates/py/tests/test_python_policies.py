@@ -90,6 +90,34 @@ def test_the_policy_source_file_is_part_of_the_run_identity(tmp_path, monkeypatc
     assert os.fspath(module) in manifest
 
 
+def test_a_source_less_classs_digest_is_the_same_in_every_process():
+    # Without source, the digest reads bytecode and constants; a lambda's code object among them
+    # used to enter by its repr, which holds a memory address, so no later process reused a run.
+    import subprocess
+    import sys
+
+    script = textwrap.dedent(
+        """
+        from schedlab._identity import class_source_digest
+        source = (
+            "class Notebook:\\n"
+            "    limit = 3\\n"
+            "    def schedule(self, context):\\n"
+            "        pick = lambda jobs: [job for job in jobs if job.job_type in {'a', 'b'}][: self.limit]\\n"
+            "        return pick(context.queued)\\n"
+        )
+        namespace = {}
+        exec(compile(source, "<notebook cell>", "exec"), namespace)
+        print(class_source_digest(namespace["Notebook"]))
+        """
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+        for _ in range(3)
+    }
+    assert len(digests) == 1 and len(digests.pop().strip()) == 16
+
+
 def test_a_class_without_a_source_file_is_pinned_by_its_source(tmp_path, monkeypatch):
     # A notebook's class: its module has no file; the digest of its source pins the run identity.
     import sys

@@ -6,13 +6,32 @@ import hashlib
 import inspect
 
 
+def _stable(value):
+    """A text of a code object's constant that is the same in every process: a nested code
+    object (a lambda, a comprehension, an inner function) by its own bytecode and constants, not
+    by its repr (which holds its memory address); a frozenset's members sorted (their order
+    follows string hashing, which changes between processes)."""
+    if inspect.iscode(value):
+        return _code_text(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_stable(item) for item in value) + ")"
+    if isinstance(value, frozenset):
+        return "frozenset({" + ", ".join(sorted(_stable(item) for item in value)) + "})"
+    return repr(value)
+
+
+def _code_text(code):
+    return "code(" + ", ".join(
+        [repr(code.co_code), _stable(code.co_consts), repr(code.co_names), repr(code.co_varnames)]
+    ) + ")"
+
+
 def _function_source(function):
     try:
         return inspect.getsource(function)
     except (OSError, TypeError):
-        code = function.__code__
         # Without source, the bytecode and constants, which change with the code.
-        return repr((code.co_code, code.co_consts, code.co_names, code.co_varnames))
+        return _code_text(function.__code__)
 
 
 def class_source_digest(cls):
