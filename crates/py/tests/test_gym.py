@@ -160,3 +160,12 @@ def test_a_step_after_the_episode_ended_says_so(env):
         env.step(0)
     env.reset(seed=3)
     env.step(0)
+
+
+def test_by_default_windows_leave_the_held_out_part_alone(data):
+    env = RLTuneEnv(PHILLY_TRAIN, window=256)
+    assert env._episodes.last_start == 10_000 - 256
+    starts = [env.reset(seed=seed)[1]["window_start"] for seed in range(50)]
+    assert max(starts) + 256 <= 10_000
+    # Later windows when asked for.
+    assert RLTuneEnv(PHILLY_TRAIN, window=256, max_start=20_000)._episodes.last_start == 20_000

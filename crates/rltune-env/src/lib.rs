@@ -12,6 +12,11 @@ use schedlab_sim::SimConfig;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// Training episodes start below this job index (the authors' `--batch_job_slice`, 10000); the
+/// rest of a workload is held out for evaluation. The trainer's default, and the Gymnasium
+/// environment's unless it is asked for later windows.
+pub const TRAINING_JOBS: usize = 10_000;
+
 /// What an agent is trained to lower: the authors' `--score_type` 0-3 (`job_score` and
 /// `post_process_score`, helios_env_base_v2.py 1318-1345 and 1688-1720). An episode's score is
 /// the mean over its jobs, except utilisation, whose score is minus the GPU-seconds of the

@@ -143,7 +143,7 @@ impl Default for TrainConfig {
             epochs: 100,
             trajectories: 100,
             window: 256,
-            batch_job_slice: 10_000,
+            batch_job_slice: schedlab_rltune_env::TRAINING_JOBS,
             gamma: 1.0,
             lambda: 0.97,
             clip_ratio: 0.2,

@@ -19,7 +19,10 @@ backfilling); once placed, the agent picks again at the same instant.
   FCFS's score on the same window; with ``relative=False``, minus the score itself.
 
 ``reset(seed=...)`` is reproducible: the window's start and the run's seed are drawn from the
-environment's generator, which the seed resets.
+environment's generator, which the seed resets. Starts are drawn from ``0..=max_start``; by
+default the windows lie in the first 10,000 jobs, the part RLTune's trainer trains on (the
+authors' ``--batch_job_slice``), so the rest stays held out; a larger ``max_start`` (up to the
+workload's jobs minus ``window``) asks for later windows.
 
 Both environments take only actions their ``action_space`` contains (Gymnasium's rule: a Python
 or NumPy integer, or a 0-d integer array, from 0 to n - 1): anything else (``-1``, ``128``,

@@ -140,7 +140,9 @@ impl RlTuneEpisodes {
                     )));
                 }
                 Some(start) => start,
-                None => latest,
+                // As the trainer: whole windows below its slice; the held-out part only when
+                // asked for.
+                None => latest.min(schedlab_rltune_env::TRAINING_JOBS.saturating_sub(window)),
             };
             Ok(RlTuneEpisodes {
                 cluster: experiment.setup.cluster.clone(),
