@@ -5,7 +5,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import schedlab
-from schedlab.gym import RLTuneEnv
+from schedlab.gym import DL2Env, RLTuneEnv
 
 PHILLY_TRAIN = "crates/policies/rltune/weights/philly-train.yaml"
 
@@ -169,3 +169,50 @@ def test_by_default_windows_leave_the_held_out_part_alone(data):
     assert max(starts) + 256 <= 10_000
     # Later windows when asked for.
     assert RLTuneEnv(PHILLY_TRAIN, window=256, max_start=20_000)._episodes.last_start == 20_000
+
+
+def test_copies_go_on_as_the_original_does(data):
+    import copy
+    import pickle
+
+    first = lambda mask: int(np.flatnonzero(mask)[0])
+    last = lambda mask: int(np.flatnonzero(mask)[-1])
+    env = RLTuneEnv(PHILLY_TRAIN, window=32)
+    fresh = copy.deepcopy(env)  # before any reset
+    _, info = env.reset(seed=4)
+    for _ in range(5):
+        _, _, _, _, info = env.step(last(info["action_mask"]))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        mine, theirs = env, twin
+        mine_info = theirs_info = info
+        # Both go on with the same choices and give the same observations and rewards...
+        for _ in range(8):
+            a = mine.step(first(mine_info["action_mask"]))
+            b = theirs.step(first(theirs_info["action_mask"]))
+            assert (a[0] == b[0]).all() and a[1:4] == b[1:4]
+            mine_info, theirs_info = a[4], b[4]
+            if a[2]:
+                break
+        # ...and their generators draw the same next windows.
+        assert mine.reset()[1]["window_start"] == theirs.reset()[1]["window_start"]
+        env.reset(seed=4)
+        for _ in range(5):
+            _, _, _, _, info = env.step(last(info["action_mask"]))
+    assert fresh.reset(seed=4)[1]["window_start"] == RLTuneEnv(PHILLY_TRAIN, window=32).reset(seed=4)[1]["window_start"]
+
+
+def test_dl2s_environment_copies_too():
+    import copy
+
+    env = DL2Env("experiments/dl2.yaml")
+    _, info = env.reset(seed=2)
+    for _ in range(30):
+        _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    twin = copy.deepcopy(env)
+    for _ in range(40):
+        a = env.step(120)
+        b = twin.step(120)
+        assert (a[0] == b[0]).all() and a[1:4] == b[1:4]
+        if a[2]:
+            assert a[4]["avg_jct_hours"] == b[4]["avg_jct_hours"]
+            break

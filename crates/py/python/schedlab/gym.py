@@ -29,6 +29,12 @@ or NumPy integer, or a 0-d integer array, from 0 to n - 1): anything else (``-1`
 ``3.7``, ``True``) raises ``ValueError``, whatever ``invalid_action`` says (that setting is about
 valid indices the state does not allow).
 
+Both can be copied (``copy.deepcopy``, ``pickle``), as search-based agents and vectorised
+wrappers need: the engine runs an episode on a thread of its own, with no state to copy, so a
+copy rebuilds the environment from its arguments, starts the same episode and replays the
+actions taken since ``reset`` (the cost of a copy grows with them); its random generator is
+copied too, so the copy and the original go on alike.
+
 Importing ``schedlab.gym`` registers them with Gymnasium as ``schedlab/RLTune-v0`` and
 ``schedlab/DL2-v0``; ``gymnasium.make("schedlab.gym:schedlab/RLTune-v0", spec=...)`` imports it
 first. ``gymnasium.make`` wraps the environment, and Gymnasium's wrappers do not pass on other
@@ -38,7 +44,7 @@ environments call) or ``env.unwrapped.action_masks()``.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import gymnasium
 import numpy as np
@@ -61,7 +67,37 @@ def _index(action: Any, space: spaces.Discrete) -> int:
     return int(action)
 
 
-class RLTuneEnv(gymnasium.Env):
+class _Replayed:
+    """Copying by replay (see the module documentation): what a subclass records is its
+    constructor's arguments (``_arguments``), the episode it started (``_episode``, the native
+    ``reset``'s arguments, or None) and the actions since (``_actions``)."""
+
+    _arguments: Tuple[Any, ...]
+    _episode: Optional[Tuple[int, int]]
+    _actions: List[int]
+    _np_random: Optional[np.random.Generator]
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {
+            "arguments": self._arguments,
+            "episode": self._episode,
+            "actions": list(self._actions),
+            "np_random": self._np_random,
+        }
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__init__(*state["arguments"])  # type: ignore[misc]
+        self._np_random = state["np_random"]
+        if state["episode"] is not None:
+            self._start(*state["episode"])
+            for action in state["actions"]:
+                cast(gymnasium.Env, self).step(action)
+
+    def _start(self, first: int, second: int) -> Tuple[np.ndarray, Dict[str, Any]]:
+        raise NotImplementedError
+
+
+class RLTuneEnv(_Replayed, gymnasium.Env):
     """RLTune's job ordering on a spec's workload; see the module documentation."""
 
     metadata = {"render_modes": []}
@@ -76,6 +112,9 @@ class RLTuneEnv(gymnasium.Env):
         relative: bool = True,
         env: Optional[str] = None,
     ):
+        self._arguments = (spec, objective, window, max_start, invalid_action, relative, env)
+        self._episode: Optional[Tuple[int, int]] = None
+        self._actions: List[int] = []
         text, path = _source(spec)
         self._episodes = _native.RlTuneEpisodes(
             text, path, objective, window, max_start, invalid_action, relative, env
@@ -85,8 +124,8 @@ class RLTuneEnv(gymnasium.Env):
         high = np.ones((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
         high[:, -1] = 1.5
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
-        self._actions = spaces.Discrete(QUEUE_SLOTS)
-        self.action_space = self._actions
+        self._action_space = spaces.Discrete(QUEUE_SLOTS)
+        self.action_space = self._action_space
         self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
         self._info: Dict[str, Any] = {}
 
@@ -108,13 +147,19 @@ class RLTuneEnv(gymnasium.Env):
         if start is None:
             start = int(self.np_random.integers(0, self._episodes.last_start + 1))
         run_seed = int(self.np_random.integers(0, 2**63))
-        features, mask, base = self._episodes.reset(int(start), run_seed)
+        return self._start(int(start), run_seed)
+
+    def _start(self, start: int, run_seed: int) -> Tuple[np.ndarray, Dict[str, Any]]:
+        features, mask, base = self._episodes.reset(start, run_seed)
+        self._episode, self._actions = (start, run_seed), []
         self._mask = self._mask_of(mask)
-        self._info = {"window_start": int(start), "base_score": base}
+        self._info = {"window_start": start, "base_score": base}
         return self._observation(features), {**self._info, "action_mask": self._mask}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        features, mask, reward, terminated, score = self._episodes.step(_index(action, self._actions))
+        index = _index(action, self._action_space)
+        features, mask, reward, terminated, score = self._episodes.step(index)
+        self._actions.append(index)
         if terminated:
             self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
             observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
@@ -137,7 +182,7 @@ DL2_ACTIONS = 3 * DL2_WINDOW + 1
 DL2_SKIP = DL2_ACTIONS - 1
 
 
-class DL2Env(gymnasium.Env):
+class DL2Env(_Replayed, gymnasium.Env):
     """DL2's slot-wise allocation on a spec's workload (``crates/policies/dl2``).
 
     An episode is a run of the spec's workload, drawn anew per episode (a generator's draw from
@@ -160,6 +205,9 @@ class DL2Env(gymnasium.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, spec: Any, invalid_action: str = "skip"):
+        self._arguments = (spec, invalid_action)
+        self._episode: Optional[Tuple[int, int]] = None
+        self._actions: List[int] = []
         text, path = _source(spec)
         self._episodes = _native.Dl2Episodes(text, path, invalid_action)
         high = np.full((DL2_FEATURES, DL2_WINDOW), np.inf, dtype=np.float32)
@@ -168,8 +216,8 @@ class DL2Env(gymnasium.Env):
         high[3, :] = 1.0  # dominant share (its tasks fit in the cluster)
         # Slots waited has no bound; workers and servers are bounded by the cluster's GPUs.
         self.observation_space = spaces.Box(np.zeros_like(high), high, dtype=np.float32)
-        self._actions = spaces.Discrete(DL2_ACTIONS)
-        self.action_space = self._actions
+        self._action_space = spaces.Discrete(DL2_ACTIONS)
+        self.action_space = self._action_space
         self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
 
     @staticmethod
@@ -185,13 +233,19 @@ class DL2Env(gymnasium.Env):
         if workload_seed is None:
             workload_seed = int(self.np_random.integers(0, 2**63))
         run_seed = int(self.np_random.integers(0, 2**63))
-        state, mask = self._episodes.reset(int(workload_seed), run_seed)
+        return self._start(int(workload_seed), run_seed)
+
+    def _start(self, workload_seed: int, run_seed: int) -> Tuple[np.ndarray, Dict[str, Any]]:
+        state, mask = self._episodes.reset(workload_seed, run_seed)
+        self._episode, self._actions = (workload_seed, run_seed), []
         self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
-        self._workload_seed = int(workload_seed)
+        self._workload_seed = workload_seed
         return self._observation(state), {"workload_seed": self._workload_seed, "action_mask": self._mask}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        state, mask, reward, terminated, jct = self._episodes.step(_index(action, self._actions))
+        index = _index(action, self._action_space)
+        state, mask, reward, terminated, jct = self._episodes.step(index)
+        self._actions.append(index)
         if terminated:
             self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
             observation = np.zeros((DL2_FEATURES, DL2_WINDOW), dtype=np.float32)
