@@ -523,7 +523,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         // Few distinct values, so that priorities and ties repeat and the later keys decide;
-        // 1,200 entries, so the reading crosses the chunks of 256, 512 and 1,024.
+        // 1,200 entries, so the reading crosses the chunks of 64, 128, 256, 512 and the rest.
         let mut entries: Vec<Ranked> = Vec::new();
         for id in 0..400u32 {
             for gpu_type in 0..3 {
