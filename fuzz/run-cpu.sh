@@ -28,6 +28,4 @@ while kill -0 "$runner" 2>/dev/null; do
 done
 wait "$runner" || true
 echo "campaign $target: about $used CPU seconds (budget $budget)"
-# The kernel's own account of the same processes once they are reaped: a cross-check of the watcher.
-echo "children's CPU (user, system) as the shell counts it:"; times | tail -n 1
 grep -E "^(run_time|execs_done|execs_per_sec|corpus_count|saved_crashes|saved_hangs|bitmap_cvg|stability) " "$out/default/fuzzer_stats" || true
