@@ -142,10 +142,11 @@ impl Gavel {
         let mut budget: Vec<u32> = context.cluster.gpus_per_type().to_vec();
         let mut chosen: Vec<(Combo, usize)> = Vec::new();
         let left_out = self.rank_entries(|id| context.jobs.get(id).is_some(), by_type, floors, lists);
-        // Jobs chosen so far, one bit per job id.
-        let ids = lists.iter().flatten().flat_map(|entry| entry.combo.jobs()).map(|id| id.index()).max();
-        let mut scheduled = vec![0_u64; ids.map_or(0, |largest| largest / 64 + 1)];
-        let is_scheduled = |scheduled: &[u64], id: JobId| scheduled[id.index() / 64] & (1 << (id.index() % 64)) != 0;
+        // Jobs chosen so far, one bit per job id (grown as ids come).
+        let mut scheduled: Vec<u64> = Vec::new();
+        let is_scheduled = |scheduled: &[u64], id: JobId| {
+            scheduled.get(id.index() / 64).is_some_and(|word| word & (1 << (id.index() % 64)) != 0)
+        };
         let mut lowest: Vec<f64> = vec![0.0; lists.len()];
         let mut ran_dry = false;
         // One reading per list, kept across passes (a type listed twice in `type_order` goes on
@@ -173,14 +174,20 @@ impl Gavel {
                 if !combo.jobs().any(|id| is_scheduled(&scheduled, id)) && budget[gpu_type] >= gang {
                     budget[gpu_type] -= gang;
                     for id in combo.jobs() {
-                        scheduled[id.index() / 64] |= 1 << (id.index() % 64);
+                        let word = id.index() / 64;
+                        if scheduled.len() <= word {
+                            scheduled.resize(word + 1, 0);
+                        }
+                        scheduled[word] |= 1 << (id.index() % 64);
                     }
                     chosen.push((combo, gpu_type));
                     if let Some(fits) = fits.as_mut() {
                         fits.shrink_budget(budget[gpu_type]);
                     }
                 }
-                if let Some(only) = pass.filter(|_| fits.as_ref().is_some_and(Fits::none_left)) {
+                if let (Some(only), Some(fits)) = (pass, fits.as_ref())
+                    && fits.none_left()
+                {
                     // Spent, or nothing left fits what is left (which reading on to the end of
                     // the list would also have found).
                     stopped = budget[only] > 0;
