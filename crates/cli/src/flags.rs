@@ -105,7 +105,7 @@ pub struct TrainDl2Args {
     /// The settings of the built-in weights (crates/policies/dl2/weights/dl2.manifest.json):
     /// with seed 0 this writes those weights byte for byte. Only `--seed` may be changed.
     #[arg(long, conflicts_with_all = [
-        "sl_steps", "rl_steps", "validation_interval", "no_inject", "epsilon_temperature",
+        "sl_steps", "rl_steps", "validation_interval", "no_inject", "no_sl_shuffle", "epsilon_temperature",
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight",
@@ -123,6 +123,10 @@ pub struct TrainDl2Args {
     /// Turn off the authors' exploration rules (`INJECT_SAMPLES`, on in DL2): an ablation.
     #[arg(long)]
     pub no_inject: bool,
+    /// Show the supervised samples' window in arrival order, as the policy sees it, instead of
+    /// shuffling its columns (`JOB_ORDER_SHUFFLE`, on in DL2's supervised mode only).
+    #[arg(long)]
+    pub no_sl_shuffle: bool,
     /// Turn on the authors' optional epsilon-greedy exploration (`EPSILON_GREEDY`, off in DL2)
     /// with this annealing temperature (their `ANNEALING_TEMPERATURE`: 500): an ablation.
     #[arg(long, value_parser = positive_temperature)]

@@ -122,6 +122,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         rl_steps: args.rl_steps,
         validation_interval: args.validation_interval.max(1),
         inject: !args.no_inject,
+        sl_shuffle: !args.no_sl_shuffle,
         epsilon_temperature: args.epsilon_temperature,
         normalise_inputs: args.normalise_inputs,
         teacher: kebab(&args.teacher)?,

@@ -20,6 +20,7 @@
 //! gives the same weights byte for byte; validation runs in parallel with results kept in
 //! trace order.
 
+mod held_out;
 pub mod nets;
 pub mod replay;
 mod rl;
@@ -105,10 +106,19 @@ pub struct TrainConfig {
     /// Updates per slot once the memory is full (DL2: `NUM_TS_PER_UPDATE = 1`, one).
     #[serde(default = "one")]
     pub updates_per_slot: usize,
+    /// Shuffle the window's columns in the supervised samples (DL2: `JOB_ORDER_SHUFFLE`, set
+    /// in its supervised mode only; its policy and reinforcement learning see the window in
+    /// arrival order). Off, the supervised samples show the window as the policy sees it.
+    #[serde(default = "yes")]
+    pub sl_shuffle: bool,
 }
 
 fn one() -> usize {
     1
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The supervised phase's teacher.
@@ -161,6 +171,7 @@ impl Default for TrainConfig {
             memory: 8192,
             batch: 256,
             inject: true,
+            sl_shuffle: true,
             epsilon_temperature: None,
             normalise_inputs: false,
             teacher: Teacher::Drf,
@@ -242,6 +253,11 @@ pub struct ValidationStats {
     pub tasks_per_slot: f64,
     /// Mean tasks per slot taking the most probable action.
     pub tasks_per_slot_greedy: f64,
+    /// The share of DRF's increments on the validation traces (up to 1,024 states per trace,
+    /// never trained on, the window as the policy sees it) where the network's most probable
+    /// allowed action is DRF's: agreement with DRF on held-out states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drf_agreement: Option<f64>,
 }
 
 /// Means over a stretch of updates.
@@ -403,6 +419,7 @@ pub fn validate(
             skip_probability: sampled.mean_skip_probability(),
             tasks_per_slot: sampled.tasks_per_slot(),
             tasks_per_slot_greedy: greedy.tasks_per_slot(),
+            drf_agreement: None,
         },
     ))
 }
@@ -442,12 +459,16 @@ pub(crate) struct Validator<'a> {
     pub speeds: &'a Dl2Speed,
     pub seed: u64,
     pub drf_jct: f64,
+    pub held_out: &'a held_out::HeldOut,
 }
 
 impl Validator<'_> {
-    /// Validates `network`: the curve point's JCT and diagnostics.
+    /// Validates `network`: the curve point's JCT and diagnostics, with its agreement with
+    /// DRF on held-out states.
     pub fn run(&self, network: &Arc<PolicyNetwork>) -> Result<(f64, ValidationStats), String> {
-        validate(network, self.traces, self.cluster, self.speeds, self.seed, self.drf_jct)
+        let (jct, mut stats) = validate(network, self.traces, self.cluster, self.speeds, self.seed, self.drf_jct)?;
+        stats.drf_agreement = Some(self.held_out.agreement(network));
+        Ok((jct, stats))
     }
 }
 
@@ -492,8 +513,15 @@ pub fn train(
         baselines.push((name.to_string(), jct));
         baseline_tasks_per_slot.push((name.to_string(), tasks));
     }
-    let validator =
-        Validator { traces: &traces, cluster: &cluster, speeds: &speeds, seed: config.seed, drf_jct: baselines[0].1 };
+    let held_out = held_out::HeldOut::record(&traces, &cluster, &speeds, config.seed)?;
+    let validator = Validator {
+        traces: &traces,
+        cluster: &cluster,
+        speeds: &speeds,
+        seed: config.seed,
+        drf_jct: baselines[0].1,
+        held_out: &held_out,
+    };
     let mut curve = Vec::new();
     let (network, sl_episodes) = sl::train(config, &validator, &speeds, &mut |point, network| {
         progress(&point, network);
@@ -636,8 +664,9 @@ pub fn train_to_file(
             )
         });
         let validation = point.validation.map_or(String::new(), |v| {
+            let agreement = v.drf_agreement.map_or(String::new(), |a| format!(", agrees with DRF on {a:.3} of held-out states"));
             format!(
-                " ({:.3} of DRF; greedy {:.3} slots, {:.3} of DRF); skip probability {:.2e}, tasks per slot {:.1} (greedy {:.1})",
+                " ({:.3} of DRF; greedy {:.3} slots, {:.3} of DRF); skip probability {:.2e}, tasks per slot {:.1} (greedy {:.1}){agreement}",
                 v.ratio_to_drf,
                 v.jct_greedy_slots,
                 v.ratio_to_drf_greedy,

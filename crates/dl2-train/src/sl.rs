@@ -39,8 +39,12 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// The observation of `slot` with its window's columns shuffled (`JOB_ORDER_SHUFFLE`).
+    /// The observation of `slot`, its window's columns shuffled unless the configuration says
+    /// not to (`JOB_ORDER_SHUFFLE`).
     fn shuffled(&mut self, slot: &Slot) -> Observation {
+        if !self.config.sl_shuffle {
+            return Observation::of(slot);
+        }
         let mut order: [usize; WINDOW] = std::array::from_fn(|column| column);
         order.shuffle(&mut self.rng);
         Observation::of(slot).permuted(&order)

@@ -238,6 +238,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
         TrainConfig { critic_warmup: 2, ..base.clone() },
         TrainConfig { updates_per_slot: 2, ..base.clone() },
         TrainConfig { teacher: Teacher::SlotGreedy, ..base.clone() },
+        TrainConfig { sl_shuffle: false, ..base.clone() },
     ] {
         assert_ne!(run(&changed).network, plain, "{changed:?} changed nothing");
     }
@@ -245,6 +246,8 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
     for point in &first.curve {
         let validation = point.validation.expect("validated");
         assert!(validation.tasks_per_slot > 0.0 && validation.ratio_to_drf > 0.0, "{point:?}");
+        let agreement = validation.drf_agreement.expect("agreement with DRF on held-out states");
+        assert!((0.0..=1.0).contains(&agreement), "{point:?}");
         if point.step > 0 {
             let updates = point.updates.expect("update stats");
             assert_eq!(point.phase == "sl", updates.accuracy.is_some(), "{point:?}");
