@@ -108,7 +108,7 @@ pub struct TrainDl2Args {
         "sl_steps", "rl_steps", "validation_interval", "no_inject", "no_sl_shuffle", "epsilon_temperature",
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
-        "memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight",
+        "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -172,6 +172,10 @@ pub struct TrainDl2Args {
     /// Replay memory size (DL2: 8,192).
     #[arg(long, default_value_t = 8192)]
     pub memory: usize,
+    /// The supervised phase's memory size, when it differs from `--memory` (DL2: one size,
+    /// 8,192, "or 65536").
+    #[arg(long)]
+    pub sl_memory: Option<usize>,
     /// Batch size (DL2: 256).
     #[arg(long, default_value_t = 256)]
     pub batch: usize,

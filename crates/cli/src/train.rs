@@ -140,6 +140,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         jobs: args.jobs,
         nodes: args.nodes,
         memory: args.memory,
+        sl_memory: args.sl_memory,
         batch: args.batch,
         ..Default::default()
     })

@@ -111,6 +111,10 @@ pub struct TrainConfig {
     /// arrival order). Off, the supervised samples show the window as the policy sees it.
     #[serde(default = "yes")]
     pub sl_shuffle: bool,
+    /// The supervised phase's memory size when it differs from the reinforcement phase's
+    /// ([`TrainConfig::memory`]; DL2 has one, `REPLAY_MEMORY_SIZE = 8192  # or 65536`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sl_memory: Option<usize>,
 }
 
 fn one() -> usize {
@@ -172,6 +176,7 @@ impl Default for TrainConfig {
             batch: 256,
             inject: true,
             sl_shuffle: true,
+            sl_memory: None,
             epsilon_temperature: None,
             normalise_inputs: false,
             teacher: Teacher::Drf,
@@ -479,9 +484,15 @@ pub fn train(
     speeds: Arc<Dl2Speed>,
     progress: &dyn Fn(&CurvePoint, &PolicyNetwork),
 ) -> Result<Trained, String> {
-    if config.validation_interval == 0 || config.batch == 0 || config.batch > config.memory || config.nodes == 0 {
+    let sl_memory = config.sl_memory.unwrap_or(config.memory);
+    if config.validation_interval == 0
+        || config.batch == 0
+        || config.batch > config.memory
+        || config.batch > sl_memory
+        || config.nodes == 0
+    {
         return Err(format!(
-            "validation_interval ({}), batch ({}) and nodes ({}) must be positive and batch at most memory ({})",
+            "validation_interval ({}), batch ({}) and nodes ({}) must be positive and batch at most memory ({}) and sl_memory ({sl_memory})",
             config.validation_interval, config.batch, config.nodes, config.memory
         ));
     }

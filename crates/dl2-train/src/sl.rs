@@ -147,7 +147,7 @@ pub(crate) fn train(
     let scale = input_scale(config.normalise_inputs);
     let state = Arc::new(Mutex::new(State {
         rng,
-        memory: Uniform::new(config.memory),
+        memory: Uniform::new(config.sl_memory.unwrap_or(config.memory)),
         net: Some(net),
         optim: AdamConfig::new().with_epsilon(1e-8).init(),
         device,

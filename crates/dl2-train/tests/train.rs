@@ -239,6 +239,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
         TrainConfig { updates_per_slot: 2, ..base.clone() },
         TrainConfig { teacher: Teacher::SlotGreedy, ..base.clone() },
         TrainConfig { sl_shuffle: false, ..base.clone() },
+        TrainConfig { sl_memory: Some(64), ..base.clone() },
     ] {
         assert_ne!(run(&changed).network, plain, "{changed:?} changed nothing");
     }
