@@ -129,6 +129,20 @@ def test_dl2s_environment_passes_the_checker_and_hands_over_every_slot_reward():
         strict.step(forbidden)
 
 
+def test_dl2s_jct_reward_returns_minus_the_average_jct_and_tells_policies_apart():
+    env = DL2Env("experiments/dl2.yaml", reward="jct")
+    returns = {}
+    for name, choose in (("skip", lambda mask: 120), ("first", lambda mask: int(np.flatnonzero(mask)[0]))):
+        _, rewards, info = play(env, 5, choose, options={"workload_seed": 7})
+        assert all(reward == 0.0 for reward in rewards[:-1])
+        assert rewards[-1] == -info["avg_jct_hours"]
+        returns[name] = sum(rewards)
+    # DL2's slot reward adds up to the number of jobs for both; this one does not.
+    assert returns["skip"] != returns["first"]
+    with pytest.raises(ValueError, match="reward must be 'slot'"):
+        DL2Env("experiments/dl2.yaml", reward="epochs")
+
+
 def test_actions_outside_the_action_space_are_refused_in_every_mode(env):
     env.reset(seed=0)
     for wrong in (-1, 128, 3.7, "3", True, np.array([1, 2]), np.float32(2.0)):

@@ -197,15 +197,26 @@ class DL2Env(_Replayed, gymnasium.Env):
       column ``c``, 120 skip (end the slot). ``info["action_mask"]`` and ``action_masks()`` say
       which are allowed; a disallowed action ends the slot (``invalid_action="skip"``) or raises
       (``"error"``).
-    - Reward: DL2's slot reward, the epochs each job made in the slot over its declared epochs,
-      summed; a slot's reward is known at the next slot boundary, so it comes with the first step
-      of the next slot (the last slot's with the final step). ``info["avg_jct_hours"]`` at the end.
+    - Reward (``reward="slot"``, DL2's): the slot reward, the epochs each job made in the slot
+      over its declared epochs, summed; a slot's reward is known at the next slot boundary, so it
+      comes with the first step of the next slot (the last slot's with the final step). Every job
+      makes all of its epochs, so an episode's return is the number of jobs whatever the policy
+      does; DL2 learns from its discounted, per-slot shape. ``reward="jct"``: 0 at every step
+      but the last, which gets minus the episode's average JCT in hours, so the return is the
+      objective itself (sparse, but it tells policies apart in ``ep_rew_mean``).
+      ``info["avg_jct_hours"]`` at the end either way.
     """
 
     metadata = {"render_modes": []}
 
-    def __init__(self, spec: Any, invalid_action: str = "skip"):
-        self._arguments = (spec, invalid_action)
+    def __init__(self, spec: Any, invalid_action: str = "skip", reward: str = "slot"):
+        if reward not in ("slot", "jct"):
+            raise ValueError(
+                f"reward must be 'slot' (DL2's slot reward) or 'jct' (minus the average JCT at the end), "
+                f"got {reward!r}"
+            )
+        self._reward = reward
+        self._arguments = (spec, invalid_action, reward)
         self._episode: Optional[Tuple[int, int]] = None
         self._actions: List[int] = []
         text, path = _source(spec)
@@ -250,7 +261,12 @@ class DL2Env(_Replayed, gymnasium.Env):
             self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
             observation = np.zeros((DL2_FEATURES, DL2_WINDOW), dtype=np.float32)
             info = {"workload_seed": self._workload_seed, "avg_jct_hours": jct, "action_mask": self._mask}
+            if self._reward == "jct":
+                assert jct is not None, "the final step carries the episode's average JCT"
+                reward = -jct
         else:
+            if self._reward == "jct":
+                reward = 0.0
             assert state is not None and mask is not None
             self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
             observation = self._observation(state)
