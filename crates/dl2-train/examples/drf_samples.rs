@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use schedlab_dl2_train::{Traces, TrainConfig, cluster, derive, run_episode};
 use schedlab_policies_dl2::heuristics::{Heuristic, Recorder};
-use schedlab_policies_dl2::observation::{Observation, WINDOW};
+use schedlab_policies_dl2::observation::{Observation, WINDOW, encode};
 use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
 use std::sync::{Arc, Mutex};
@@ -42,8 +42,7 @@ impl Recorder for Record {
             order.shuffle(&mut samples.rng);
         }
         let observation = Observation::of(slot).permuted(&order);
-        let offset = Task::ALL.iter().position(|known| *known == task).expect("a task");
-        let label = observation.column_of(job).map_or(-1, |column| (3 * column + offset) as i32);
+        let label = observation.column_of(job).map_or(-1, |column| encode(column, task) as i32);
         for value in &observation.state {
             samples.bytes.extend_from_slice(&value.to_le_bytes());
         }

@@ -10,7 +10,7 @@ use schedlab_core::ClusterSpec;
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::{Heuristic, Recorder};
 use schedlab_policies_dl2::network::PolicyNetwork;
-use schedlab_policies_dl2::observation::{ACTIONS, Observation};
+use schedlab_policies_dl2::observation::{ACTIONS, Observation, encode};
 use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
 use std::sync::{Arc, Mutex};
@@ -46,10 +46,9 @@ impl Recorder for Record {
             return;
         }
         let observation = Observation::of(slot);
-        let offset = Task::ALL.iter().position(|known| *known == task).expect("a task");
         if let Some(column) = observation.column_of(job) {
             let allowed = observation.mask(slot);
-            keep.samples.push(Labelled { state: observation.state, allowed, label: 3 * column + offset });
+            keep.samples.push(Labelled { state: observation.state, allowed, label: encode(column, task) });
         }
     }
 }

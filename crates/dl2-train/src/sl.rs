@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::heuristics::{Heuristic, Recorder};
 use schedlab_policies_dl2::network::PolicyNetwork;
-use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW};
+use schedlab_policies_dl2::observation::{ACTIONS, INPUTS, Observation, SKIP, WINDOW, encode};
 use schedlab_policies_dl2::slot::{Slot, Task};
 use schedlab_policies_dl2::{Chooser, Dl2, SlotConfig};
 use std::sync::{Arc, Mutex};
@@ -41,7 +41,7 @@ pub(crate) struct State {
 impl State {
     /// The observation of `slot`, its window's columns shuffled unless the configuration says
     /// not to (`JOB_ORDER_SHUFFLE`).
-    fn shuffled(&mut self, slot: &Slot) -> Observation {
+    fn observed(&mut self, slot: &Slot) -> Observation {
         if !self.config.sl_shuffle {
             return Observation::of(slot);
         }
@@ -98,22 +98,22 @@ impl State {
 }
 
 /// Records DRF's increments with the window shuffled, as `Scheduler._state` does with
-/// `JOB_ORDER_SHUFFLE`; learns once per slot when the memory is full.
+/// `JOB_ORDER_SHUFFLE` (in arrival order when `sl_shuffle` is off); learns once per slot when
+/// the memory is full.
 struct Record(Arc<Mutex<State>>);
 
 impl Recorder for Record {
     fn before(&mut self, slot: &Slot, job: usize, task: Task) {
         let mut state = self.0.lock().expect("not poisoned");
-        let observation = state.shuffled(slot);
-        let offset = Task::ALL.iter().position(|known| *known == task).expect("a task");
+        let observation = state.observed(slot);
         // A job beyond the window has an all-zero label (no loss), as in DL2.
-        let action = observation.column_of(job).map(|column| 3 * column + offset);
+        let action = observation.column_of(job).map(|column| encode(column, task));
         state.memory.store(Sample { state: observation.state, output: Vec::new(), action, reward: 0.0 });
     }
 
     fn skipped(&mut self, slot: &Slot) {
         let mut state = self.0.lock().expect("not poisoned");
-        let observation = state.shuffled(slot);
+        let observation = state.observed(slot);
         if !observation.is_empty() {
             state.memory.store(Sample {
                 state: observation.state,

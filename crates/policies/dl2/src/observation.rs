@@ -96,3 +96,21 @@ impl Observation {
 pub fn decode(action: usize) -> (usize, Task) {
     (action / 3, Task::ALL[action % 3])
 }
+
+/// The action that adds `task` to the job in `column` (the inverse of [`decode`]).
+pub fn encode(column: usize, task: Task) -> usize {
+    3 * column + Task::ALL.iter().position(|known| *known == task).expect("every task is in Task::ALL")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_inverts_decode() {
+        for action in 0..SKIP {
+            let (column, task) = decode(action);
+            assert_eq!(encode(column, task), action);
+        }
+    }
+}
