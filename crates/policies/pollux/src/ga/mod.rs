@@ -140,7 +140,57 @@ impl Problem {
 
     /// Objectives to minimise: minus the power mean of scaled, restart-penalised speedups, and
     /// minus the cluster utility (`Problem._evaluate`).
+    ///
+    /// Clusters of up to 16 or 32 nodes take [`Problem::evaluate_fixed`].
     fn evaluate(&mut self, x: &[u8], power: f64) -> [f64; 2] {
+        match self.n_nodes() {
+            1..=16 => self.evaluate_fixed::<16>(x, power),
+            17..=32 => self.evaluate_fixed::<32>(x, power),
+            _ => self.evaluate_any_width(x, power),
+        }
+    }
+
+    /// [`Problem::evaluate`] on rows padded with empty nodes to `W` cells: the same sums in the
+    /// same order as [`Problem::evaluate_any_width`], so the same bits.
+    fn evaluate_fixed<const W: usize>(&mut self, x: &[u8], power: f64) -> [f64; 2] {
+        let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
+        debug_assert!(n_nodes <= W);
+        let mut sum = 0.0;
+        let mut utility = 0.0;
+        let mut active = [0u8; W];
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let per_job = &mut scratch.per_job;
+        per_job.clear();
+        for (j, (cells, base)) in x.chunks_exact(n_nodes).zip(self.base.chunks_exact(n_nodes)).enumerate() {
+            let mut row = [0u8; W];
+            row[..n_nodes].copy_from_slice(cells);
+            let on = row.map(|gpus| u8::from(gpus > 0));
+            let nodes: u32 = on.iter().map(|&on| u32::from(on)).sum();
+            let replicas: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
+            for (active, &on) in active.iter_mut().zip(&on) {
+                *active |= on;
+            }
+            let speedup = self.jobs[j].speedup.at(nodes, replicas);
+            per_job.push((replicas, speedup));
+            let mut scaled = speedup * self.dominant_share * n_nodes as f64;
+            if cells != base {
+                scaled *= self.restart_factor[j];
+            }
+            sum += if power == -1.0 { 1.0 / (scaled + 1e-3) } else { (scaled + 1e-3).powf(power) };
+        }
+        let mean = if power == -1.0 { n_jobs as f64 / sum } else { (sum / n_jobs as f64).powf(1.0 / power) };
+        let total: u32 = self.node_gpus.iter().zip(&active).filter(|(_, on)| **on > 0).map(|(gpus, _)| gpus).sum();
+        for &(replicas, speedup) in per_job.iter() {
+            if replicas > 0 && total > 0 {
+                utility += speedup / f64::from(replicas) * (f64::from(replicas) / f64::from(total));
+            }
+        }
+        self.scratch = scratch;
+        [-mean, -utility]
+    }
+
+    /// [`Problem::evaluate`] on rows of any width.
+    fn evaluate_any_width(&mut self, x: &[u8], power: f64) -> [f64; 2] {
         let (n_jobs, n_nodes) = (self.n_jobs(), self.n_nodes());
         let mut sum = 0.0;
         let mut utility = 0.0;
@@ -256,7 +306,66 @@ impl Problem {
     ///
     /// The artifact runs the three steps over all jobs in turn; a job's row depends only on the
     /// rows before it in each, so they run here job by job, in one pass (the same draws).
+    ///
+    /// Clusters of up to 16 or 32 nodes take [`Problem::repair_fixed`], the same steps on rows
+    /// padded to a fixed width, which the compiler turns into vector instructions.
     fn repair(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+        match self.n_nodes() {
+            0 => {}
+            1..=16 => self.repair_fixed::<16>(x, rng),
+            17..=32 => self.repair_fixed::<32>(x, rng),
+            _ => self.repair_any_width(x, rng),
+        }
+    }
+
+    /// [`Problem::repair`] on rows padded with empty nodes to `W` cells (`W` at least the nodes):
+    /// a padding cell is 0 and has no GPUs left, so every step leaves it 0 and it changes no
+    /// count; the same result and the same draws as [`Problem::repair_any_width`].
+    fn repair_fixed<const W: usize>(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
+        let n_nodes = self.n_nodes();
+        debug_assert!(n_nodes <= W);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut distributed_seen = [0u8; W];
+        let mut left = [0u8; W];
+        for (left, &gpus) in left.iter_mut().zip(&self.node_gpus) {
+            *left = gpus as u8; // at most 255 (new)
+        }
+        let mut crowded = false;
+        let order = &mut scratch.nodes;
+        order.clear();
+        order.extend(0..n_nodes);
+        for (j, cells) in x.chunks_exact_mut(n_nodes).enumerate() {
+            let mut row = [0u8; W];
+            row[..n_nodes].copy_from_slice(cells);
+            let on = row.map(|gpus| u8::from(gpus > 0));
+            if on.iter().map(|&on| u32::from(on)).sum::<u32>() > 1 {
+                for (seen, &on) in distributed_seen.iter_mut().zip(&on) {
+                    *seen = seen.saturating_add(on);
+                }
+                crowded = crowded || distributed_seen.iter().fold(0, |most, &seen| most.max(seen)) > 1;
+            }
+            if crowded {
+                for (&seen, cell) in distributed_seen.iter().zip(row.iter_mut()) {
+                    *cell = if seen > 1 { 0 } else { *cell };
+                }
+            }
+            let total: u32 = row.iter().map(|&gpus| u32::from(gpus)).sum();
+            let used: usize = row.iter().map(|&gpus| usize::from(gpus > 0)).sum();
+            if total > self.jobs[j].max_replicas || used > self.max_nodes_per_job {
+                cap_row(&mut row[..n_nodes], self.jobs[j].max_replicas, self.max_nodes_per_job, order, rng);
+            }
+            for (left, cell) in left.iter_mut().zip(row.iter_mut()) {
+                let take = (*cell).min(*left);
+                *left -= take;
+                *cell = take;
+            }
+            cells.copy_from_slice(&row[..n_nodes]);
+        }
+        self.scratch = scratch;
+    }
+
+    /// [`Problem::repair`] on rows of any width.
+    fn repair_any_width(&mut self, x: &mut [u8], rng: &mut ChaCha8Rng) {
         let n_nodes = self.n_nodes();
         let mut scratch = std::mem::take(&mut self.scratch);
         // Distributed jobs on each node so far, in job order (saturating: only "more than one"
@@ -290,22 +399,7 @@ impl Problem {
                 .fold((0u32, 0usize), |(total, used), &gpus| (total + u32::from(gpus), used + usize::from(gpus > 0)));
             // Where no cap binds, the order of nodes does not matter and nothing is drawn.
             if total > self.jobs[j].max_replicas || used > self.max_nodes_per_job {
-                order.shuffle(rng);
-                let mut gpus_left = self.jobs[j].max_replicas;
-                let mut nodes_left = self.max_nodes_per_job;
-                for &n in order.iter() {
-                    let cell = &mut row[n];
-                    let take = u32::from(*cell).min(gpus_left);
-                    gpus_left -= take;
-                    *cell = take as u8;
-                    if *cell > 0 {
-                        if nodes_left == 0 {
-                            *cell = 0;
-                        } else {
-                            nodes_left -= 1;
-                        }
-                    }
-                }
+                cap_row(row, self.jobs[j].max_replicas, self.max_nodes_per_job, order, rng);
             }
             for (left, cell) in left.iter_mut().zip(row.iter_mut()) {
                 let take = (*cell).min(*left);
@@ -314,6 +408,27 @@ impl Problem {
             }
         }
         self.scratch = scratch;
+    }
+}
+
+/// Caps one job's row at `max_replicas` GPUs on at most `max_nodes` nodes, keeping GPUs on the
+/// nodes in a random order (`order` is shuffled in place, as the artifact draws a permutation).
+fn cap_row(row: &mut [u8], max_replicas: u32, max_nodes: usize, order: &mut [usize], rng: &mut ChaCha8Rng) {
+    order.shuffle(rng);
+    let mut gpus_left = max_replicas;
+    let mut nodes_left = max_nodes;
+    for &n in order.iter() {
+        let cell = &mut row[n];
+        let take = u32::from(*cell).min(gpus_left);
+        gpus_left -= take;
+        *cell = take as u8;
+        if *cell > 0 {
+            if nodes_left == 0 {
+                *cell = 0;
+            } else {
+                nodes_left -= 1;
+            }
+        }
     }
 }
 
@@ -532,6 +647,42 @@ mod tests {
             problem.repair(&mut x, &mut rng);
             feasible(&problem, &x).unwrap_or_else(|error| panic!("round {round}: {error}"));
         }
+    }
+
+    #[test]
+    fn fixed_width_repair_and_evaluation_match_any_width() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut cases = 0;
+        for round in 0..600 {
+            let (jobs, nodes) = (1 + round % 9, 1 + round % 32);
+            let mut problem = problem(jobs, nodes, 1 + (round % 9) as u32);
+            problem.max_nodes_per_job = 1 + round % 5;
+            let x: Vec<u8> =
+                (0..jobs * nodes).map(|_| if rng.random_bool(0.4) { rng.random_range(1..=4u8) } else { 0 }).collect();
+            let (mut fixed, mut general) = (x.clone(), x.clone());
+            let (mut fixed_rng, mut general_rng) = (rng.clone(), rng.clone());
+            if nodes <= 16 {
+                problem.repair_fixed::<16>(&mut fixed, &mut fixed_rng);
+            } else {
+                problem.repair_fixed::<32>(&mut fixed, &mut fixed_rng);
+            }
+            problem.repair_any_width(&mut general, &mut general_rng);
+            assert_eq!(fixed, general, "round {round}");
+            assert_eq!(fixed_rng.next_u64(), general_rng.next_u64(), "round {round}: other draws");
+            cases += usize::from(fixed != x);
+            for power in [-1.0, -0.5] {
+                let at = |f: [f64; 2]| f.map(f64::to_bits);
+                let general_f = at(problem.evaluate_any_width(&x, power));
+                let fixed_f = at(if nodes <= 16 {
+                    problem.evaluate_fixed::<16>(&x, power)
+                } else {
+                    problem.evaluate_fixed::<32>(&x, power)
+                });
+                assert_eq!(fixed_f, general_f, "round {round}");
+            }
+        }
+        // The rows were not already feasible: repair changed most of them.
+        assert!(cases > 300, "{cases}");
     }
 
     #[test]
