@@ -6,7 +6,7 @@
 default:
     @just --list
 
-# Run experiments/NAME.yaml into results/NAME/ (e.g. `just reproduce philly`).
+# Run experiments/NAME.yaml into results/NAME/ (e.g. `just reproduce philly`; `just reproduce all`: every spec).
 reproduce NAME *FLAGS:
     cargo run --release --quiet -p schedlab-cli -- reproduce {{NAME}} {{FLAGS}}
 

@@ -21,7 +21,8 @@ pub enum Command {
     /// Run `experiments/NAME.yaml` (e.g. `schedlab reproduce philly`).
     Reproduce {
         /// Experiment name: `experiments/NAME.yaml`, and every `experiments/NAME-*.yaml` after it
-        /// (so `gavel` runs gavel.yaml, gavel-makespan.yaml, gavel-multi.yaml).
+        /// (so `gavel` runs gavel.yaml, gavel-makespan.yaml, gavel-multi.yaml); `all`: every spec in
+        /// `experiments/`, in one queue of runs, longest first across specs.
         name: String,
         #[command(flatten)]
         options: RunFlags,

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use schedlab_experiment::{Experiment, Progress, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `schedlab check SPEC`: everything `run` reads and checks before it simulates (the spec, every
 /// trace row and generated job, the workload against the cluster and the perf model, each
@@ -30,8 +31,11 @@ pub fn check(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `schedlab reproduce NAME`: see [`crate::specs::family`].
+/// `schedlab reproduce NAME`: see [`crate::specs::family`]; `all` is every spec in `experiments/`.
 pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
+    if name == ALL {
+        return reproduce_all(Path::new("experiments"), flags);
+    }
     let family = family(Path::new("experiments"), name);
     if family.is_empty() {
         let shipped = experiments();
@@ -59,6 +63,129 @@ pub fn reproduce(name: &str, flags: &RunFlags) -> Result<()> {
         bail!("{} of {} experiments failed: {}", failures.len(), family.len(), failures.join(", "));
     }
     write_claims_across(name, &claims, flags)
+}
+
+/// The name `reproduce` takes for every shipped spec.
+const ALL: &str = "all";
+
+/// `schedlab reproduce all`: every spec in `dir`, in one queue of runs (longest expected first
+/// across experiments, so both cores stay busy to the end), then each experiment's reports
+/// (those whose plots read other experiments' results last), each family's claims across its
+/// specs, and the verdict counts of every claim.
+fn reproduce_all(dir: &Path, flags: &RunFlags) -> Result<()> {
+    let started = std::time::Instant::now();
+    let names = crate::specs::experiments_in(dir);
+    if names.is_empty() {
+        bail!("no specs in {}: `reproduce all` runs every experiments/*.yaml", dir.display());
+    }
+    let missing = if flags.offline { crate::specs::Missing::Explain } else { crate::specs::Missing::Fetch };
+    let mut failures = Vec::new();
+    let mut loaded = Vec::new();
+    for name in &names {
+        match crate::specs::load_spec(&dir.join(format!("{name}.yaml")), missing) {
+            Ok(experiment) => loaded.push(experiment),
+            Err(error) => {
+                eprintln!("error: {name}: {error:#}");
+                failures.push(name.clone());
+            }
+        }
+    }
+    // An experiment whose plots read others' runs.csv writes its reports after theirs.
+    loaded.sort_by_key(reads_other_experiments);
+    let options = run_options(flags);
+    let bar = Bar::new(flags.quiet);
+    let results = schedlab_experiment::run_experiments(&loaded, &options, &|progress| bar.update(progress));
+    bar.bar.finish_and_clear();
+    let mut claims = Vec::new();
+    let mut verdicts = Vec::new();
+    let (mut ran, mut reused) = (0, 0);
+    for (experiment, result) in loaded.iter().zip(results) {
+        let name = experiment.name().to_string();
+        let outcome = result.map_err(anyhow::Error::from).and_then(|result| {
+            ran += result.ran;
+            reused += result.reused;
+            if !flags.quiet && !flags.json && flags.shard.is_none() {
+                let counts = schedlab_experiment::claims::counts(result.claims.iter().map(|claim| &claim.verdict));
+                let judged = if result.claims.is_empty() {
+                    String::new()
+                } else {
+                    format!("; claims: {}", schedlab_experiment::claims::counts_text(counts))
+                };
+                println!(
+                    "{name}: {} runs ({} run now, {} reused){judged}",
+                    result.outcomes.len(),
+                    result.ran,
+                    result.reused
+                );
+            }
+            if flags.shard.is_none() {
+                summarize(experiment, &result, 0.0, false, true, flags.strict)?;
+            }
+            Ok(result.claims)
+        });
+        match outcome {
+            Ok(results) => {
+                verdicts.extend(results.iter().map(|claim| claim.verdict.clone()));
+                if !results.is_empty() {
+                    claims.push((name, results));
+                }
+            }
+            Err(error) => {
+                eprintln!("error: {name}: {error:#}");
+                failures.push(name);
+            }
+        }
+    }
+    if flags.shard.is_none() {
+        for family_name in families(dir, &names) {
+            let members = family(dir, &family_name);
+            let member_claims: Vec<_> = claims.iter().filter(|(name, _)| members.contains(name)).cloned().collect();
+            write_claims_across(&family_name, &member_claims, flags)?;
+        }
+    }
+    if !flags.quiet && !flags.json {
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "all {} experiments: {ran} runs run now, {reused} reused, in {:.0} min {:.0} s",
+            loaded.len(),
+            (seconds / 60.0).floor(),
+            seconds % 60.0
+        );
+        if flags.shard.is_none() {
+            let counts = schedlab_experiment::claims::counts(verdicts.iter());
+            println!(
+                "claims of every experiment ({}): {} -> {}, {}",
+                verdicts.len(),
+                schedlab_experiment::claims::counts_text(counts),
+                flags.results.join("claims.md").display(),
+                flags.results.join("index.html").display()
+            );
+        }
+    }
+    if !failures.is_empty() {
+        bail!("{} of {} experiments failed: {}", failures.len(), names.len(), failures.join(", "));
+    }
+    Ok(())
+}
+
+/// Whether one of the experiment's plots reads other experiments' results.
+fn reads_other_experiments(experiment: &Experiment) -> bool {
+    experiment
+        .report
+        .plots
+        .iter()
+        .any(|plot| matches!(plot, schedlab_experiment::spec::PlotSpec::MetricVsExperiments { .. }))
+}
+
+/// The families of the specs `names` in `dir`: each name's part before its first `-`, and every
+/// family a spec joins with `also_in`, that `reproduce FAMILY` runs two or more specs of.
+fn families(dir: &Path, names: &[String]) -> Vec<String> {
+    let mut candidates: std::collections::BTreeSet<String> =
+        names.iter().map(|name| name.split('-').next().unwrap_or(name).to_string()).collect();
+    for name in names {
+        candidates.extend(crate::specs::also_in(dir, name));
+    }
+    candidates.into_iter().filter(|candidate| family(dir, candidate).len() > 1).collect()
 }
 
 /// Writes `<results>/<name>-claims.md` when members of the family check the same best-case
@@ -97,33 +224,43 @@ fn write_claims_across(
     Ok(())
 }
 
-/// Draws the runner's progress: a bar with the slowest run so far.
+/// Draws the runner's progress: a bar filled by the finished runs' expected time (so that its
+/// estimate of what is left weighs long runs as long), the runs done, and the slowest so far.
 struct Bar {
     bar: ProgressBar,
+    runs: AtomicUsize,
     slowest: Mutex<(f64, String)>,
 }
+
+/// The bar's units per expected second.
+const BAR_UNITS_PER_SECOND: f64 = 1000.0;
 
 impl Bar {
     fn new(quiet: bool) -> Bar {
         let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
         bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed} elapsed, ETA {eta}  {msg}")
+            ProgressStyle::with_template("{bar:30} {prefix} runs, {elapsed} elapsed, about {eta} left  {msg}")
                 .expect("valid template"),
         );
-        Bar { bar, slowest: Mutex::new((0.0, String::new())) }
+        Bar { bar, runs: AtomicUsize::new(0), slowest: Mutex::new((0.0, String::new())) }
     }
 
     fn update(&self, progress: Progress<'_>) {
         match progress {
             Progress::Started { to_run: 0, .. } => self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden()),
-            Progress::Started { to_run, .. } => self.bar.set_length(to_run as u64),
-            Progress::Finished { done, key, wall_time_s } => {
+            Progress::Started { to_run, expected_s, .. } => {
+                self.runs.store(to_run, Ordering::SeqCst);
+                self.bar.set_prefix(format!("0/{to_run}"));
+                self.bar.set_length((expected_s * BAR_UNITS_PER_SECOND).ceil() as u64);
+            }
+            Progress::Finished { done, experiment, key, wall_time_s, expected_s } => {
                 let mut slowest = self.slowest.lock().expect("no panics while holding the lock");
                 if wall_time_s > slowest.0 {
-                    *slowest = (wall_time_s, key.to_string());
+                    *slowest = (wall_time_s, format!("{experiment} {key}"));
                     self.bar.set_message(format!("slowest: {} ({:.1} s)", slowest.1, slowest.0));
                 }
-                self.bar.set_position(done as u64);
+                self.bar.set_prefix(format!("{done}/{}", self.runs.load(Ordering::SeqCst)));
+                self.bar.inc((expected_s * BAR_UNITS_PER_SECOND).round() as u64);
             }
             // Shown even with --quiet: it is about the inputs, not progress.
             Progress::Warning(line) => self.bar.suspend(|| eprintln!("warning: {line}")),
@@ -140,17 +277,7 @@ pub fn run(path: &Path, flags: &RunFlags) -> Result<()> {
 fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_experiment::claims::ClaimResult>>> {
     let missing = if flags.offline { crate::specs::Missing::Explain } else { crate::specs::Missing::Fetch };
     let experiment = crate::specs::load_spec(path, missing)?;
-    let options = RunOptions {
-        threads: flags.threads,
-        force: flags.force,
-        results_dir: flags.results.clone(),
-        git_revision: schedlab_experiment::manifest::git_revision(),
-        known_checksums: known_checksums(),
-        strict_data: flags.strict,
-        shard: flags.shard,
-        cancel: None,
-        worker: None,
-    };
+    let options = run_options(flags);
     let started = std::time::Instant::now();
     let bar = Bar::new(flags.quiet);
     let result = schedlab_experiment::run_experiment(&experiment, &options, &|progress| bar.update(progress));
@@ -177,6 +304,21 @@ fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_
     }
     summarize(&experiment, &result, started.elapsed().as_secs_f64(), flags.json, flags.quiet, flags.strict)?;
     Ok(Some(result.claims))
+}
+
+/// The runner's options from the command line's.
+fn run_options(flags: &RunFlags) -> RunOptions {
+    RunOptions {
+        threads: flags.threads,
+        force: flags.force,
+        results_dir: flags.results.clone(),
+        git_revision: schedlab_experiment::manifest::git_revision(),
+        known_checksums: known_checksums(),
+        strict_data: flags.strict,
+        shard: flags.shard,
+        cancel: None,
+        worker: None,
+    }
 }
 
 /// `schedlab report SPEC`: the reports of a store filled by any number of shards.

@@ -24,7 +24,8 @@ pub fn experiments() -> Vec<String> {
     experiments_in(Path::new("experiments"))
 }
 
-fn experiments_in(dir: &Path) -> Vec<String> {
+/// Names of the specs in `dir`, sorted.
+pub(crate) fn experiments_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -38,11 +39,17 @@ fn experiments_in(dir: &Path) -> Vec<String> {
 /// Returns whether `dir/<experiment>.yaml` lists `name` in `also_in`. A spec that does not parse
 /// is in no other family (running it by its own name reports why).
 fn declares_family(dir: &Path, experiment: &str, name: &str) -> bool {
+    also_in(dir, experiment).iter().any(|family| family == name)
+}
+
+/// The families `dir/<experiment>.yaml` joins with `also_in` (none when it does not parse).
+pub(crate) fn also_in(dir: &Path, experiment: &str) -> Vec<String> {
     let path = dir.join(format!("{experiment}.yaml"));
     std::fs::read_to_string(&path)
         .ok()
         .and_then(|text| schedlab_experiment::ExperimentSpec::parse(&text, &path.display().to_string()).ok())
-        .is_some_and(|spec| spec.also_in.iter().any(|family| family == name))
+        .map(|spec| spec.also_in)
+        .unwrap_or_default()
 }
 
 /// The specs `reproduce NAME` runs, in name order: `NAME.yaml`, every `NAME-*.yaml`, and every

@@ -641,6 +641,69 @@ fn reproduce_judges_a_claim_several_specs_check_on_its_best_case_across_them() {
 }
 
 #[test]
+fn reproduce_all_runs_every_spec_in_one_queue_resumes_and_gives_each_spec_its_own_bytes() {
+    let dir = temp_dir("all");
+    std::fs::create_dir_all(dir.join("experiments")).unwrap();
+    let claim = "claims:
+  - {source: \"Paper X abstract\", text: \"LAS cuts JCT by up to 30%\", metric: avg_jct_hours,
+     best_ratio: {policy: \"las[quantum=600]\", against: [fifo], best: min}, expected: 0.7, tolerance: 0.5}
+";
+    for (name, rate) in [("fam-light", "1.0"), ("fam-heavy", "3.0"), ("solo", "2.0")] {
+        let spec = SPEC
+            .replace("name: cli", &format!("name: {name}"))
+            .replace("rate_per_hour: [1.5, 3.0]", &format!("rate_per_hour: [{rate}]"))
+            .replace("jobs: 150", "jobs: 60");
+        std::fs::write(dir.join("experiments").join(format!("{name}.yaml")), format!("{spec}{claim}")).unwrap();
+    }
+    let all = |results: &str, threads: &str| {
+        let output = schedlab()
+            .current_dir(&dir)
+            .args(["reproduce", "all", "--threads", threads, "--results", results])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{stderr}");
+        stdout
+    };
+    let stdout = all("two", "2");
+    // 3 specs x 4 policies x 3 seeds x 1 rate.
+    assert!(stdout.contains("all 3 experiments: 36 runs run now, 0 reused"), "{stdout}");
+    assert!(stdout.contains("claims of every experiment (3): "), "{stdout}");
+    for name in ["fam-light", "fam-heavy", "solo"] {
+        assert!(dir.join(format!("two/{name}/claims.md")).exists(), "{name}");
+    }
+    // The family's claim across its two specs, as `reproduce fam` writes it; no family of one.
+    assert!(dir.join("two/fam-claims.md").exists() && !dir.join("two/solo-claims.md").exists());
+    assert!(dir.join("two/claims.md").exists() && dir.join("two/index.html").exists());
+
+    // Interrupted (runs lost): a rerun computes only those and reuses the rest.
+    let runs = dir.join("two/fam-heavy/runs");
+    let mut stored: Vec<_> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+        .collect();
+    stored.sort();
+    assert_eq!(stored.len(), 12);
+    for path in &stored[..5] {
+        std::fs::remove_file(path).unwrap();
+    }
+    let stdout = all("two", "2");
+    assert!(stdout.contains("all 3 experiments: 5 runs run now, 31 reused"), "{stdout}");
+
+    // One thread, and each family on its own, give the same bytes.
+    all("one", "1");
+    let output =
+        schedlab().current_dir(&dir).args(["reproduce", "fam", "--quiet", "--results", "fam"]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output).1);
+    for file in ["fam-light/runs.csv", "fam-heavy/runs.csv", "fam-light/claims.csv", "fam-claims.csv"] {
+        let read = |results: &str| std::fs::read(dir.join(results).join(file)).unwrap();
+        assert_eq!(read("two"), read("one"), "{file}");
+        assert_eq!(read("two"), read("fam"), "{file}");
+    }
+}
+
+#[test]
 #[cfg_attr(
     schedlab_no_data,
     ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"

@@ -69,15 +69,23 @@ pub enum Progress<'a> {
         to_run: usize,
         /// Runs reused from the store.
         reused: usize,
+        /// The runs' expected seconds in all, from earlier times where known (otherwise from job
+        /// counts, in the units of the known times, or jobs when none is known): a measure of
+        /// the work to do, for a progress bar.
+        expected_s: f64,
     },
     /// One run finished and is stored.
     Finished {
         /// Runs finished so far in this invocation.
         done: usize,
+        /// The experiment's name.
+        experiment: &'a str,
         /// The run's key.
         key: &'a str,
         /// Its wall-clock seconds.
         wall_time_s: f64,
+        /// Its expected seconds, in the units of [`Progress::Started`]'s `expected_s`.
+        expected_s: f64,
     },
     /// Something the user should know that does not stop the run.
     Warning(&'a str),
@@ -177,174 +185,292 @@ pub fn run_experiment(
     options: &RunOptions,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<ExperimentResult, ExperimentError> {
-    let setup = &experiment.setup;
-    let store = Store::open(&options.results_dir.join(experiment.name()))?;
-    let access = options.shard.map_or(Access::Whole, Access::Shard);
-    let _lock = StoreLock::acquire(store.dir(), access)?;
-    let warn = |message: &str| progress(Progress::Warning(message));
-    let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, &warn)?;
-    let pool = thread_pool(options.threads, options.worker.as_ref())?;
-    let mut plans = experiment.runs();
-    let mut workloads = BTreeMap::new();
-    if let Some(selected) = options.shard {
-        // Every workload is built to weigh the runs, so that each shard computes the same split.
-        workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
-        let shard_of = shards_of(&plans, &workloads, selected.count);
-        plans = plans
-            .into_iter()
-            .zip(shard_of)
-            .filter(|(_, shard)| *shard == selected.index)
-            .map(|(plan, _)| plan)
-            .collect();
-        workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
-    }
+    let mut results = run_experiments(std::slice::from_ref(experiment), options, progress);
+    results.pop().expect("one result per experiment")
+}
 
-    let mut outcomes: BTreeMap<String, RunOutcome> = BTreeMap::new();
-    let mut todo = Vec::new();
-    let mut previous_times = Vec::new();
-    for plan in &plans {
-        let stored = store.stored(&plan.key);
-        let current = stored.as_ref().is_some_and(|outcome| {
-            outcome.content_hash == identity.run_hash(setup, plan) && outcome.format == crate::store::STORE_FORMAT
-        });
-        match stored {
-            Some(outcome) if current && !options.force => {
-                outcomes.insert(plan.key.clone(), outcome);
-            }
-            stored => {
-                todo.push(plan);
-                previous_times.push(stored.map(|outcome| outcome.wall_time_s));
-            }
+/// [`run_experiment`] for several experiments at once: every run not already stored, of all of
+/// them, goes into one queue, longest expected first across experiments (so that both a long run
+/// of one experiment and the short runs of another keep every thread busy to the end), then each
+/// experiment's reports are written in the order given (an experiment whose plots read others'
+/// results goes after them). Returns one result per experiment, in the same order: an experiment
+/// that cannot start (a held lock, a failing workload) fails alone, and the others run.
+pub fn run_experiments(
+    experiments: &[Experiment],
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Vec<Result<ExperimentResult, ExperimentError>> {
+    let pool = match thread_pool(options.threads, options.worker.as_ref()) {
+        Ok(pool) => pool,
+        Err(error) => {
+            let message = error.to_string();
+            return experiments.iter().map(|_| Err(ExperimentError::Stopped(message.clone()))).collect();
+        }
+    };
+    let warn = |message: &str| progress(Progress::Warning(message));
+    let pending: Vec<Result<Pending<'_>, ExperimentError>> =
+        experiments.iter().map(|experiment| Pending::prepare(experiment, options, &pool, &warn)).collect();
+    let ready: Vec<&Pending<'_>> = pending.iter().filter_map(|pending| pending.as_ref().ok()).collect();
+
+    // Every run to compute, as (experiment, run), longest expected first across experiments.
+    let mut queue: Vec<(usize, usize, f64)> = Vec::new();
+    for (which, pending) in ready.iter().enumerate() {
+        let jobs: Vec<usize> =
+            pending.todo.iter().map(|&plan| pending.workloads[&pending.plans[plan].workload_key].jobs.len()).collect();
+        for (run, expected) in expected_times(&pending.previous_times, &jobs).into_iter().enumerate() {
+            queue.push((which, run, expected));
         }
     }
-    let reused = outcomes.len();
-    if options.shard.is_none() {
-        workloads = build_workloads(&pool, experiment, &todo)?;
-    } else {
-        // The manifest lists the workloads built for runs computed now, as without shards.
-        workloads.retain(|key, _| todo.iter().any(|plan| plan.workload_key == *key));
-    }
+    queue.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
+    let to_run = queue.len();
+    let reused = ready.iter().map(|pending| pending.outcomes.len()).sum();
+    progress(Progress::Started { to_run, reused, expected_s: queue.iter().map(|run| run.2).sum() });
 
-    progress(Progress::Started { to_run: todo.len(), reused });
     let done = AtomicUsize::new(0);
     // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
     // results could not be kept either.
     let save_failed = std::sync::atomic::AtomicBool::new(false);
-    // Longest expected first, each thread taking the next run when it is free, so that a long
-    // run does not start last and leave the other threads idle. Outcomes are keyed, so the
-    // order changes nothing in the results.
-    let jobs: Vec<usize> = todo.iter().map(|plan| workloads[&plan.workload_key].jobs.len()).collect();
-    let order = longest_first(&previous_times, &jobs);
     let next = AtomicUsize::new(0);
     // Per run: nothing yet, or its outcome (`None` when skipped after a failed save).
     type Slot = std::sync::Mutex<Option<Result<Option<RunOutcome>, ExperimentError>>>;
-    let slots: Vec<Slot> = todo.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let slots: Vec<Vec<Slot>> =
+        ready.iter().map(|pending| pending.todo.iter().map(|_| std::sync::Mutex::new(None)).collect()).collect();
+    // Each thread takes the next run when it is free. Outcomes are keyed, so the order changes
+    // nothing in the results.
     pool.scope(|scope| {
         for _ in 0..pool.current_num_threads() {
             scope.spawn(|_| {
                 loop {
                     let position = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&index) = order.get(position) else { break };
-                    let plan = todo[index];
+                    let Some(&(which, run, expected_s)) = queue.get(position) else { break };
+                    let pending = ready[which];
+                    let plan = &pending.plans[pending.todo[run]];
                     let cancelled = options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::SeqCst));
                     let result = if cancelled || save_failed.load(Ordering::SeqCst) {
                         Ok(None)
                     } else {
-                        let workload = &workloads[&plan.workload_key];
-                        run_one(experiment, workload, plan, identity.run_hash(setup, plan), false).and_then(|outcome| {
-                            if let Err(error) = store.save(&outcome) {
+                        let workload = &pending.workloads[&plan.workload_key];
+                        let hash = pending.identity.run_hash(&pending.experiment.setup, plan);
+                        run_one(pending.experiment, workload, plan, hash, false).and_then(|outcome| {
+                            if let Err(error) = pending.store.save(&outcome) {
                                 save_failed.store(true, Ordering::SeqCst);
                                 return Err(error);
                             }
                             let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                            progress(Progress::Finished { done, key: &outcome.key, wall_time_s: outcome.wall_time_s });
+                            progress(Progress::Finished {
+                                done,
+                                experiment: pending.experiment.name(),
+                                key: &outcome.key,
+                                wall_time_s: outcome.wall_time_s,
+                                expected_s,
+                            });
                             Ok(Some(outcome))
                         })
                     };
-                    *slots[index].lock().expect("no panics while holding the lock") = Some(result);
+                    *slots[which][run].lock().expect("no panics while holding the lock") = Some(result);
                 }
             });
         }
     });
-    let results: Vec<Result<Option<RunOutcome>, ExperimentError>> = slots
+    drop(ready);
+    let mut slots = slots.into_iter();
+    let save_failed = save_failed.load(Ordering::SeqCst);
+    pending
         .into_iter()
-        .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"))
-        .collect();
-    let mut first_error = None;
-    let ran = results.len();
-    let mut skipped = 0;
-    for result in results {
-        match result {
-            Ok(Some(outcome)) => {
-                outcomes.insert(outcome.key.clone(), outcome);
-            }
-            Ok(None) => skipped += 1,
-            Err(error) => {
-                first_error.get_or_insert(error);
+        .map(|pending| {
+            let pending = pending?;
+            let results = slots
+                .next()
+                .expect("slots for every prepared experiment")
+                .into_iter()
+                .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"))
+                .collect();
+            pending.finish(results, save_failed, options)
+        })
+        .collect()
+}
+
+/// One experiment between preparing and writing its reports: its store (locked), what is
+/// stored, and what is to run.
+struct Pending<'a> {
+    experiment: &'a Experiment,
+    store: Store,
+    _lock: StoreLock,
+    identity: Identity,
+    plans: Vec<RunPlan>,
+    /// Runs reused from the store, by key; the runs computed now join them in [`Pending::finish`].
+    outcomes: BTreeMap<String, RunOutcome>,
+    /// Indices into `plans` of the runs to compute.
+    todo: Vec<usize>,
+    /// Per run of `todo`: its wall time when it ran before (stored with other inputs, or in the
+    /// folder's last manifest), for the order of runs.
+    previous_times: Vec<Option<f64>>,
+    workloads: BTreeMap<String, PreparedWorkload>,
+}
+
+impl<'a> Pending<'a> {
+    /// Locks the store, finds the runs stored with the current inputs and builds the workloads
+    /// of the others (with a shard: every workload, to weigh the runs, then this shard's).
+    fn prepare(
+        experiment: &'a Experiment,
+        options: &RunOptions,
+        pool: &rayon::ThreadPool,
+        warn: &dyn Fn(&str),
+    ) -> Result<Pending<'a>, ExperimentError> {
+        let setup = &experiment.setup;
+        let store = Store::open(&options.results_dir.join(experiment.name()))?;
+        let access = options.shard.map_or(Access::Whole, Access::Shard);
+        let lock = StoreLock::acquire(store.dir(), access)?;
+        let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, warn)?;
+        let mut plans = experiment.runs();
+        let mut workloads = BTreeMap::new();
+        if let Some(selected) = options.shard {
+            // Every workload is built to weigh the runs, so that each shard computes the same split.
+            workloads = build_workloads(pool, experiment, &plans.iter().collect::<Vec<_>>())?;
+            let shard_of = shards_of(&plans, &workloads, selected.count);
+            plans = plans
+                .into_iter()
+                .zip(shard_of)
+                .filter(|(_, shard)| *shard == selected.index)
+                .map(|(plan, _)| plan)
+                .collect();
+            workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
+        }
+        let manifest_times = previous_wall_times(store.dir());
+        let mut outcomes = BTreeMap::new();
+        let mut todo = Vec::new();
+        let mut previous_times = Vec::new();
+        for (index, plan) in plans.iter().enumerate() {
+            let stored = store.stored(&plan.key);
+            let current = stored.as_ref().is_some_and(|outcome| {
+                outcome.content_hash == identity.run_hash(setup, plan) && outcome.format == crate::store::STORE_FORMAT
+            });
+            match stored {
+                Some(outcome) if current && !options.force => {
+                    outcomes.insert(plan.key.clone(), outcome);
+                }
+                stored => {
+                    todo.push(index);
+                    let time = stored.map(|outcome| outcome.wall_time_s);
+                    previous_times.push(time.or_else(|| manifest_times.get(&plan.key).copied()));
+                }
             }
         }
-    }
-    // A run that ends early (a save that failed, a cancellation) says what is kept.
-    let stopped = |why: String| {
-        ExperimentError::Stopped(format!(
-            "{why} {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
-            outcomes.len(),
-            store.dir().display()
-        ))
-    };
-    if let Some(error) = first_error {
-        if save_failed.load(Ordering::SeqCst) {
-            return Err(stopped(format!("{error};")));
+        let todo_plans: Vec<&RunPlan> = todo.iter().map(|&index| &plans[index]).collect();
+        if options.shard.is_none() {
+            workloads = build_workloads(pool, experiment, &todo_plans)?;
+        } else {
+            // The manifest lists the workloads built for runs computed now, as without shards.
+            workloads.retain(|key, _| todo_plans.iter().any(|plan| plan.workload_key == *key));
         }
-        return Err(error);
+        Ok(Pending { experiment, store, _lock: lock, identity, plans, outcomes, todo, previous_times, workloads })
     }
-    if skipped > 0 {
-        // Only a cancellation skips runs without an error.
-        return Err(stopped("interrupted:".to_string()));
-    }
-    let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
-    if let Some(selected) = options.shard {
-        let record = shard::ShardRecord { shard: selected, runs: plans.into_iter().map(|plan| plan.key).collect() };
-        let name = shard::record_name(selected);
-        let folder = store.dir().join("shards");
-        std::fs::create_dir_all(&folder)
-            .map_err(|error| ExperimentError::Io { path: folder.display().to_string(), message: error.to_string() })?;
-        store.write(&name, serde_json::to_string_pretty(&record).expect("records serialise").as_bytes())?;
-        return Ok(ExperimentResult {
+
+    /// Takes the runs computed now (`results`, one per run of `todo`) and writes the reports,
+    /// or the shard's record; fails, saying what is kept, if a run failed or was skipped.
+    fn finish(
+        self,
+        results: Vec<Result<Option<RunOutcome>, ExperimentError>>,
+        save_failed: bool,
+        options: &RunOptions,
+    ) -> Result<ExperimentResult, ExperimentError> {
+        // The lock is held until the reports are written.
+        let Pending { experiment, store, _lock, identity, plans, mut outcomes, workloads, .. } = self;
+        let reused = outcomes.len();
+        let mut first_error = None;
+        let ran = results.len();
+        let mut skipped = 0;
+        for result in results {
+            match result {
+                Ok(Some(outcome)) => {
+                    outcomes.insert(outcome.key.clone(), outcome);
+                }
+                Ok(None) => skipped += 1,
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        // A run that ends early (a save that failed, a cancellation) says what is kept.
+        let stopped = |why: String| {
+            ExperimentError::Stopped(format!(
+                "{why} {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
+                outcomes.len(),
+                store.dir().display()
+            ))
+        };
+        if let Some(error) = first_error {
+            if save_failed {
+                return Err(stopped(format!("{error};")));
+            }
+            return Err(error);
+        }
+        if skipped > 0 {
+            // Only a cancellation, or another experiment's failed save, skips runs without an error.
+            let why = if save_failed {
+                "stopped: a result of another experiment could not be saved;"
+            } else {
+                "interrupted:"
+            };
+            return Err(stopped(why.to_string()));
+        }
+        let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
+        if let Some(selected) = options.shard {
+            let record = shard::ShardRecord { shard: selected, runs: plans.into_iter().map(|plan| plan.key).collect() };
+            let name = shard::record_name(selected);
+            let folder = store.dir().join("shards");
+            std::fs::create_dir_all(&folder).map_err(|error| ExperimentError::Io {
+                path: folder.display().to_string(),
+                message: error.to_string(),
+            })?;
+            store.write(&name, serde_json::to_string_pretty(&record).expect("records serialise").as_bytes())?;
+            return Ok(ExperimentResult {
+                outcomes,
+                claims: Vec::new(),
+                dir: store.dir().to_path_buf(),
+                ran,
+                reused,
+                files: vec![name],
+                tables: Vec::new(),
+            });
+        }
+        let mut reports: BTreeMap<String, Vec<String>> =
+            workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
+        // Workloads of reused runs were not built now: their reports stay as the last manifest of
+        // the same inputs recorded them, so a cached rerun does not empty the manifest.
+        if reused > 0 {
+            let used: std::collections::BTreeSet<&str> = plans.iter().map(|plan| plan.workload_key.as_str()).collect();
+            for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
+                if used.contains(key.as_str()) {
+                    reports.entry(key).or_insert(report);
+                }
+            }
+        }
+        let manifest = identity.manifest(experiment, options.git_revision.clone(), &outcomes, reports);
+        let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
+        crate::html::write_results_index(&options.results_dir)?;
+        report::write_results_claims(&options.results_dir)?;
+        Ok(ExperimentResult {
             outcomes,
-            claims: Vec::new(),
+            claims: written.claims,
             dir: store.dir().to_path_buf(),
             ran,
             reused,
-            files: vec![name],
-            tables: Vec::new(),
-        });
+            files: written.files,
+            tables: written.tables,
+        })
     }
-    let mut reports: BTreeMap<String, Vec<String>> =
-        workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
-    // Workloads of reused runs were not built now: their reports stay as the last manifest of
-    // the same inputs recorded them, so a cached rerun does not empty the manifest.
-    if reused > 0 {
-        let used: std::collections::BTreeSet<&str> = plans.iter().map(|plan| plan.workload_key.as_str()).collect();
-        for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
-            if used.contains(key.as_str()) {
-                reports.entry(key).or_insert(report);
-            }
-        }
-    }
-    let manifest = identity.manifest(experiment, options.git_revision.clone(), &outcomes, reports);
-    let written = report::write_all(&store, experiment, &outcomes, &manifest)?;
-    crate::html::write_results_index(&options.results_dir)?;
-    report::write_results_claims(&options.results_dir)?;
-    Ok(ExperimentResult {
-        outcomes,
-        claims: written.claims,
-        dir: store.dir().to_path_buf(),
-        ran,
-        reused,
-        files: written.files,
-        tables: written.tables,
-    })
+}
+
+/// Each run's wall time in the folder's last manifest (whatever inputs it was written for):
+/// how long a run took before, where its stored file is gone (a fresh clone has the committed
+/// manifests but no runs). Nothing when there is no readable manifest.
+fn previous_wall_times(dir: &Path) -> BTreeMap<String, f64> {
+    let Ok(text) = std::fs::read_to_string(dir.join("manifest.json")) else { return BTreeMap::new() };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return BTreeMap::new() };
+    serde_json::from_value::<Vec<(String, f64)>>(value["wall_time_s"].clone())
+        .map(|times| times.into_iter().collect())
+        .unwrap_or_default()
 }
 
 /// Writes every table, plot, `claims.md` and the manifest from the result store alone, as
@@ -452,6 +578,14 @@ fn missing_runs_message(
 /// seconds per job of the runs that have one (or its job count alone when none has). Ties keep
 /// key order.
 pub fn longest_first(previous_times: &[Option<f64>], jobs: &[usize]) -> Vec<usize> {
+    let expected = expected_times(previous_times, jobs);
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| expected[b].total_cmp(&expected[a]).then(a.cmp(&b)));
+    order
+}
+
+/// Each run's expected seconds, as [`longest_first`] orders them.
+fn expected_times(previous_times: &[Option<f64>], jobs: &[usize]) -> Vec<f64> {
     let mut per_job: Vec<f64> = previous_times
         .iter()
         .zip(jobs)
@@ -459,11 +593,7 @@ pub fn longest_first(previous_times: &[Option<f64>], jobs: &[usize]) -> Vec<usiz
         .collect();
     per_job.sort_by(f64::total_cmp);
     let rate = if per_job.is_empty() { 1.0 } else { per_job[per_job.len() / 2] };
-    let expected: Vec<f64> =
-        previous_times.iter().zip(jobs).map(|(time, &jobs)| time.unwrap_or(jobs as f64 * rate)).collect();
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by(|&a, &b| expected[b].total_cmp(&expected[a]).then(a.cmp(&b)));
-    order
+    previous_times.iter().zip(jobs).map(|(time, &jobs)| time.unwrap_or(jobs as f64 * rate)).collect()
 }
 
 /// Runs one run of the experiment in memory, without the store or reports (what `schedlab

@@ -77,7 +77,7 @@ fn run(
     let started = std::time::Instant::now();
     // A line when the runs start, then one per tenth of them done (and the last).
     let report = move |event: Progress<'_>| match event {
-        Progress::Started { to_run, reused } if progress => {
+        Progress::Started { to_run, reused, .. } if progress => {
             total.store(to_run, Ordering::SeqCst);
             eprintln!("schedlab: {name}: {to_run} runs to compute, {reused} reused");
         }
