@@ -228,7 +228,10 @@ fn write_claims_across(
 /// estimate of what is left weighs long runs as long), the runs done, and the slowest so far.
 struct Bar {
     bar: ProgressBar,
+    quiet: bool,
+    /// Runs to compute in all rounds so far, and runs done.
     runs: AtomicUsize,
+    done: AtomicUsize,
     slowest: Mutex<(f64, String)>,
 }
 
@@ -242,16 +245,31 @@ impl Bar {
             ProgressStyle::with_template("{bar:30} {prefix} runs, {elapsed} elapsed, about {eta} left  {msg}")
                 .expect("valid template"),
         );
-        Bar { bar, runs: AtomicUsize::new(0), slowest: Mutex::new((0.0, String::new())) }
+        Bar {
+            bar,
+            quiet,
+            runs: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            slowest: Mutex::new((0.0, String::new())),
+        }
     }
 
     fn update(&self, progress: Progress<'_>) {
         match progress {
-            Progress::Started { to_run: 0, .. } => self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden()),
+            // Nothing to run (yet): no bar, until a later round (a look of adaptive seeds) has runs.
+            Progress::Started { to_run: 0, .. } => {
+                if self.runs.load(Ordering::SeqCst) == 0 {
+                    self.bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+                }
+            }
             Progress::Started { to_run, expected_s, .. } => {
-                self.runs.store(to_run, Ordering::SeqCst);
-                self.bar.set_prefix(format!("0/{to_run}"));
-                self.bar.set_length((expected_s * BAR_UNITS_PER_SECOND).ceil() as u64);
+                if !self.quiet {
+                    self.bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                }
+                let runs = self.runs.fetch_add(to_run, Ordering::SeqCst) + to_run;
+                self.bar.set_prefix(format!("{}/{runs}", self.done.load(Ordering::SeqCst)));
+                let length = self.bar.length().unwrap_or(0);
+                self.bar.set_length(length + (expected_s * BAR_UNITS_PER_SECOND).ceil() as u64);
             }
             Progress::Finished { done, experiment, key, wall_time_s, expected_s } => {
                 let mut slowest = self.slowest.lock().expect("no panics while holding the lock");
@@ -259,8 +277,16 @@ impl Bar {
                     *slowest = (wall_time_s, format!("{experiment} {key}"));
                     self.bar.set_message(format!("slowest: {} ({:.1} s)", slowest.1, slowest.0));
                 }
+                self.done.fetch_max(done, Ordering::SeqCst);
                 self.bar.set_prefix(format!("{done}/{}", self.runs.load(Ordering::SeqCst)));
                 self.bar.inc((expected_s * BAR_UNITS_PER_SECOND).round() as u64);
+            }
+            Progress::Look { experiment, seeds, open, runs } => {
+                if !self.quiet {
+                    self.bar.suspend(|| {
+                        eprintln!("{experiment}: {open} claims open: {runs} runs take them to {seeds} seeds")
+                    });
+                }
             }
             // Shown even with --quiet: it is about the inputs, not progress.
             Progress::Warning(line) => self.bar.suspend(|| eprintln!("warning: {line}")),

@@ -107,7 +107,7 @@ fn spec(args: &SimulateArgs) -> Result<ExperimentSpec> {
             .with_context(|| format!("cluster '{}'", args.cluster))?,
         perf,
         policies: vec![PolicyName(policy)],
-        seeds: vec![args.seed],
+        seeds: schedlab_experiment::spec::Seeds::List(vec![args.seed]),
         sweep: Default::default(),
         sim: SimSection {
             restart_overhead: args.restart_overhead,

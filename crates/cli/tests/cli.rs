@@ -703,6 +703,122 @@ fn reproduce_all_runs_every_spec_in_one_queue_resumes_and_gives_each_spec_its_ow
     }
 }
 
+/// A spec with adaptive seeds: an easy claim (SRTF finishes every job), one that needs more
+/// seeds (FIFO's JCT is at most 52 h), and one no number of seeds up to max settles.
+const ADAPTIVE: &str = "name: adaptive
+workload:
+  generator:
+    gavel-continuous: {jobs: 60, rate_per_hour: 2.0, multi_gpu: true}
+cluster:
+  compact: {gpus: {v100: 16, k80: 16}, gpus_per_node: 4}
+policies: [fifo, srtf, las]
+seeds: {min: 4, max: 12, settle: claims}
+tables:
+  - {name: avg_jct, metric: avg_jct_hours, rows: policy, columns: seed}
+claims:
+  - {source: Test, text: SRTF finishes every job, metric: jobs_finished, policy: srtf, expected: 60, tolerance: 0.1}
+  - {source: Test, text: FIFO JCT at most 52 h, metric: avg_jct_hours, policy: fifo, expected: 26, tolerance: 1.0, direction: at_most}
+  - {source: Test, text: LAS JCT is 15 h, metric: avg_jct_hours, policy: las, expected: 15, tolerance: 0.1}
+";
+
+#[test]
+fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_bytes_on_any_thread_count() {
+    let dir = temp_dir("adaptive");
+    std::fs::write(dir.join("adaptive.yaml"), ADAPTIVE).unwrap();
+    let run = |results: &str, threads: &str| {
+        let output = schedlab()
+            .current_dir(&dir)
+            .args(["run", "adaptive.yaml", "--threads", threads, "--results", results])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "{stderr}");
+        (stdout, stderr)
+    };
+    let (stdout, stderr) = run("two", "2");
+    // Looks at 4, 8 and 12 seeds (K = 3): all runs at 4, then only the open claims' runs.
+    for line in [
+        "adaptive: 3 claims open: 12 runs take them to 4 seeds",
+        "adaptive: 2 claims open: 8 runs take them to 8 seeds",
+        "adaptive: 1 claims open: 4 runs take them to 12 seeds",
+    ] {
+        assert!(stderr.contains(line), "{line}\n{stderr}");
+    }
+    assert!(stdout.contains("adaptive: 24 runs (24 run now, 0 reused)"), "{stdout}");
+    let csv = std::fs::read_to_string(dir.join("two/adaptive/claims.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|line| line.split(',').collect()).collect();
+    // confidence, units, verdict: each claim judged at 1 - 0.05 / 3 on the seeds its look had.
+    let judged: Vec<(&str, &str, &str)> = rows.iter().map(|row| (row[9], row[10], row[14])).collect();
+    let level = (1.0 - 0.05 / 3.0f64).to_string();
+    assert_eq!(
+        judged,
+        vec![(level.as_str(), "4", "holds"), (level.as_str(), "8", "holds"), (level.as_str(), "12", "inconclusive")],
+        "{csv}"
+    );
+    let runs = std::fs::read_to_string(dir.join("two/adaptive/runs.csv")).unwrap();
+    let seeds_of = |policy: &str| runs.lines().filter(|line| line.split(',').nth(1) == Some(policy)).count();
+    assert_eq!((seeds_of("srtf"), seeds_of("fifo"), seeds_of("las")), (4, 8, 12), "{runs}");
+
+    // Interrupted in the last look: a rerun computes the lost runs only.
+    let stored = dir.join("two/adaptive/runs");
+    let lost: Vec<_> = std::fs::read_dir(&stored)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().contains("policy=las_seed=1"))
+        .collect();
+    assert_eq!(lost.len(), 3, "seeds 1, 10 and 11 of LAS: {lost:?}");
+    for path in &lost {
+        std::fs::remove_file(path).unwrap();
+    }
+    let (stdout, _) = run("two", "2");
+    assert!(stdout.contains("adaptive: 24 runs (3 run now, 21 reused)"), "{stdout}");
+
+    // One thread gives the same bytes.
+    run("one", "1");
+    for file in ["runs.csv", "claims.csv", "avg_jct.csv"] {
+        let read = |results: &str| std::fs::read(dir.join(results).join("adaptive").join(file)).unwrap();
+        assert_eq!(read("two"), read("one"), "{file}");
+    }
+
+    // Shards: each runs its share of one look; `report` waits for the looks the claims need.
+    let shard = |which: &str| {
+        let output = schedlab()
+            .current_dir(&dir)
+            .args(["run", "adaptive.yaml", "--quiet", "--results", "shards", "--shard", which])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", text(&output).1);
+    };
+    let report = || {
+        schedlab()
+            .current_dir(&dir)
+            .args(["report", "adaptive.yaml", "--quiet", "--results", "shards"])
+            .output()
+            .unwrap()
+    };
+    for look in 0..3 {
+        shard("0/2");
+        shard("1/2");
+        let output = report();
+        if look < 2 {
+            let (_, stderr) = text(&output);
+            assert!(!output.status.success() && stderr.contains("the next look of adaptive seeds needs"), "{stderr}");
+        } else {
+            assert!(output.status.success(), "{}", text(&output).1);
+        }
+    }
+    for file in ["runs.csv", "claims.csv", "avg_jct.csv"] {
+        let read = |results: &str| std::fs::read(dir.join(results).join("adaptive").join(file)).unwrap();
+        assert_eq!(read("two"), read("shards"), "{file}");
+    }
+
+    // An interval needs two seeds.
+    std::fs::write(dir.join("bad.yaml"), ADAPTIVE.replace("min: 4", "min: 1")).unwrap();
+    let output = schedlab().current_dir(&dir).args(["check", "bad.yaml"]).output().unwrap();
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success() && stderr.contains("expected 2 <= min <= max"), "{stderr}");
+}
+
 #[test]
 #[cfg_attr(
     schedlab_no_data,

@@ -39,6 +39,8 @@ pub struct ClaimResult {
     pub cases: Vec<Case>,
     /// The bound's cases, in the same order.
     pub bound_cases: Vec<Case>,
+    /// The planned looks of adaptive seeds the claim's error is split over (1 with fixed seeds).
+    pub looks: usize,
 }
 
 /// One compared pair of a claim: where it is, and its units' paired values.
@@ -294,19 +296,23 @@ fn measure(experiment: &Experiment, outcomes: &[RunOutcome], claim: &Claim, nume
     }
 }
 
-/// The runs a claim reads (its policies at its sweep points, every seed) that are not in
-/// `outcomes`, by run key.
-fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
+/// Whether the claim reads the run: one of its policies at its sweep point.
+pub fn reads(claim: &Claim, plan: &RunPlan) -> bool {
     let policies: Vec<&String> = match &claim.target {
         ClaimTarget::Policy(policy) => vec![policy],
         ClaimTarget::Ratio(a, b) => vec![a, b],
         ClaimTarget::BestRatio { policy, against, .. } => std::iter::once(policy).chain(against).collect(),
     };
+    policies.iter().any(|policy| **policy == plan.policy.to_string()) && at_point(claim, &[], &plan.point.0)
+}
+
+/// The runs a claim reads (its policies at its sweep points, every seed) that are not in
+/// `outcomes`, by run key.
+fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
     let stored: std::collections::BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
     plans
         .iter()
-        .filter(|plan| policies.iter().any(|policy| **policy == plan.policy.to_string()))
-        .filter(|plan| at_point(claim, &[], &plan.point.0))
+        .filter(|plan| reads(claim, plan))
         .filter(|plan| !stored.contains(plan.key.as_str()))
         .map(|plan| plan.key.clone())
         .collect()
@@ -345,10 +351,23 @@ fn judge_cases(claim: &Claim, cases: &[Case], split: usize) -> Option<(Estimate,
     best_of(cases, best, split)
 }
 
-/// Evaluates every claim of the experiment; `relaxations` holds the proof-backed bounds of the
-/// workloads of claims that ask for one (`relaxation::relaxations`).
+/// Evaluates every claim of the experiment on all its runs; `relaxations` holds the
+/// proof-backed bounds of the workloads of claims that ask for one (`relaxation::relaxations`).
+/// With adaptive seeds the verdicts are the sequential procedure's instead
+/// (`adaptive::replay`, which the reports call).
 pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Relaxations) -> Vec<ClaimResult> {
-    let plans = experiment.runs();
+    evaluate_plans(experiment, &experiment.runs(), outcomes, relaxations, 1)
+}
+
+/// Evaluates every claim on the runs `plans` (a claim whose runs among them are not all in
+/// `outcomes` is incomplete), each interval's error split over `looks` planned looks too.
+pub fn evaluate_plans(
+    experiment: &Experiment,
+    plans: &[RunPlan],
+    outcomes: &[RunOutcome],
+    relaxations: &Relaxations,
+    looks: usize,
+) -> Vec<ClaimResult> {
     experiment
         .report
         .claims
@@ -357,9 +376,9 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &
             let runs = |policy: &str, point: &[(crate::axis::Axis, f64)]| {
                 replicates(experiment, outcomes, claim, policy, point)
             };
-            let missing = missing_runs(&plans, outcomes, claim);
+            let missing = missing_runs(plans, outcomes, claim);
             let Measured { cases, per_seed } = measure(experiment, outcomes, claim, &runs);
-            let split = cases.len();
+            let split = cases.len() * looks;
             let judged = if missing.is_empty() { judge_cases(claim, &cases, split) } else { None };
             let band = claim.band();
             let best_known: Vec<(String, Estimate)> = claim
@@ -422,6 +441,7 @@ pub fn evaluate(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &
                 best_case,
                 cases,
                 bound_cases,
+                looks,
             }
         })
         .collect()
@@ -822,7 +842,9 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
             let cases: Vec<Case> = members.iter().flat_map(|(_, result)| result.cases.iter().cloned()).collect();
             let member_of: Vec<usize> =
                 members.iter().enumerate().flat_map(|(index, (_, result))| vec![index; result.cases.len()]).collect();
-            let split = cases.len();
+            // Members with adaptive seeds judged their cases at each of their looks: split over those too.
+            let looks = members.iter().map(|(_, result)| result.looks).max().unwrap_or(1);
+            let split = cases.len() * looks;
             let judged = if missing.is_empty() { best_of(&cases, best, split) } else { None };
             if let Some((estimate, chosen)) = judged {
                 group.measured = Some(estimate.value);
@@ -834,7 +856,7 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
                 members.iter().flat_map(|(_, result)| result.bound_cases.iter().cloned()).collect();
             let side = group.claim.metric.relaxation_side();
             if group.claim.bound
-                && bound_cases.len() == split
+                && bound_cases.len() == cases.len()
                 && let Some(side) = side
                 && let Some((estimate, _)) = best_of(&bound_cases, best, split)
             {
@@ -1032,6 +1054,7 @@ mod tests {
             best_case: chosen.map(|chosen| format!("case {chosen}")),
             cases,
             bound_cases: Vec::new(),
+            looks: 1,
         }
     }
 

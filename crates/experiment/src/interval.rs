@@ -126,6 +126,22 @@ pub fn t_quantile(confidence: f64, df: usize) -> f64 {
     if confidence == 0.95 {
         return t_975(df);
     }
+    // Judging a claim asks for the same few quantiles many times (a bisection over replicate
+    // counts at the claim's confidence): each is computed once per thread.
+    thread_local! {
+        static KNOWN: std::cell::RefCell<std::collections::HashMap<(u64, usize), f64>> = Default::default();
+    }
+    let key = (confidence.to_bits(), df);
+    if let Some(known) = KNOWN.with(|known| known.borrow().get(&key).copied()) {
+        return known;
+    }
+    let quantile = t_quantile_by_bisection(confidence, df);
+    KNOWN.with(|known| known.borrow_mut().insert(key, quantile));
+    quantile
+}
+
+/// [`t_quantile`] computed: the distribution function inverted by bisection.
+fn t_quantile_by_bisection(confidence: f64, df: usize) -> f64 {
     let target = 1.0 - (1.0 - confidence) / 2.0;
     let (mut low, mut high) = (0.0, 1.0);
     while t_cdf(high, df as f64) < target {

@@ -16,6 +16,7 @@
 
 #![deny(missing_docs)]
 
+pub mod adaptive;
 pub mod axis;
 pub mod claims;
 mod error;

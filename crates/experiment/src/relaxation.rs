@@ -15,12 +15,26 @@ pub type Relaxations = BTreeMap<String, schedlab_bounds::Bounds>;
 /// not model), or a job no GPU type can run, named by its workload.
 pub fn relaxations(experiment: &Experiment) -> Result<Relaxations, ExperimentError> {
     let mut bounds = Relaxations::new();
+    add_relaxations(experiment, &experiment.runs(), &mut bounds)?;
+    Ok(bounds)
+}
+
+/// Adds to `bounds` the bounds of the workloads of `plans` it does not hold yet, when a claim
+/// asks for them (else nothing).
+///
+/// # Errors
+/// As [`relaxations`].
+pub fn add_relaxations(
+    experiment: &Experiment,
+    plans: &[crate::plan::RunPlan],
+    bounds: &mut Relaxations,
+) -> Result<(), ExperimentError> {
     if !experiment.report.claims.iter().any(|claim| claim.bound) {
-        return Ok(bounds);
+        return Ok(());
     }
     let sim = &experiment.inputs.sim;
     let overhead = sim.overhead_on_first_start.then_some(sim.restart_overhead);
-    for plan in experiment.runs() {
+    for plan in plans {
         if bounds.contains_key(&plan.workload_key) {
             continue;
         }
@@ -28,7 +42,7 @@ pub fn relaxations(experiment: &Experiment) -> Result<Relaxations, ExperimentErr
             key: plan.workload_key.clone(),
             message: format!("bound: relaxation: {message}"),
         };
-        let workload = experiment.setup.workload(&experiment.inputs.workload, &plan)?;
+        let workload = experiment.setup.workload(&experiment.inputs.workload, plan)?;
         if workload.groups.is_some() {
             return Err(fail("a cluster split into one run per VC (partition: per_vc) is not modelled".into()));
         }
@@ -41,5 +55,5 @@ pub fn relaxations(experiment: &Experiment) -> Result<Relaxations, ExperimentErr
         .map_err(fail)?;
         bounds.insert(plan.workload_key.clone(), schedlab_bounds::bounds(&instance));
     }
-    Ok(bounds)
+    Ok(())
 }

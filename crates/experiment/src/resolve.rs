@@ -7,7 +7,7 @@ use crate::axis::{Applies, Axis, Parameter, parse_parameter};
 use crate::metric::Metric;
 use crate::plan::{RunPlan, expand};
 use crate::prepare::{Setup, SpecSource};
-use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, SimSection};
+use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, Seeds, SimSection};
 use schedlab_core::DataDir;
 use schedlab_sim::MeasurementWindow;
 use schedlab_trace::Transform;
@@ -182,8 +182,10 @@ pub struct Experiment {
     pub inputs: RunInputs,
     /// Policies, as written in the spec.
     pub policies: Vec<PolicyName>,
-    /// Seeds.
+    /// Seeds (with adaptive seeds: every seed a run may get, `0..max`).
     pub seeds: Vec<u64>,
+    /// The planned looks of adaptive seeds (`None`: the seeds are fixed).
+    pub adaptive: Option<crate::spec::Looks>,
     /// Sweep axes with their values, in [`Axis`] order.
     pub axes: Vec<(Axis, Vec<f64>)>,
     /// What to report.
@@ -237,7 +239,28 @@ impl Experiment {
         if spec.policies.is_empty() {
             return Err(fail("policies", "policies: give at least one policy".into()));
         }
-        if spec.seeds.is_empty() {
+        let (seeds, adaptive) = match &spec.seeds {
+            Seeds::List(seeds) => (seeds.clone(), None),
+            Seeds::Adaptive(adaptive) => {
+                if adaptive.min < 2 || adaptive.max < adaptive.min {
+                    return Err(fail(
+                        "seeds",
+                        format!(
+                            "seeds: min {} and max {}: expected 2 <= min <= max (an interval needs two seeds)",
+                            adaptive.min, adaptive.max
+                        ),
+                    ));
+                }
+                if adaptive.max > crate::spec::MAX_SEEDS {
+                    return Err(fail(
+                        "seeds",
+                        format!("seeds: max {}: at most {} seeds", adaptive.max, crate::spec::MAX_SEEDS),
+                    ));
+                }
+                ((0..adaptive.max).collect(), Some(crate::spec::Looks::planned(adaptive.min, adaptive.max)))
+            }
+        };
+        if seeds.is_empty() {
             return Err(fail("seeds", "seeds: give at least one seed".into()));
         }
         let mut seen = std::collections::BTreeSet::new();
@@ -247,7 +270,7 @@ impl Experiment {
             }
         }
         let mut seen = std::collections::BTreeSet::new();
-        if let Some(seed) = spec.seeds.iter().find(|seed| !seen.insert(**seed)) {
+        if let Some(seed) = seeds.iter().find(|seed| !seen.insert(**seed)) {
             return Err(fail("seeds", format!("seeds: {seed} is listed twice")));
         }
         let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.clone())).collect();
@@ -308,7 +331,8 @@ impl Experiment {
                 traced_jobs,
             },
             policies: spec.policies,
-            seeds: spec.seeds,
+            seeds,
+            adaptive,
             axes,
             report,
             setup,

@@ -87,6 +87,18 @@ pub enum Progress<'a> {
         /// Its expected seconds, in the units of [`Progress::Started`]'s `expected_s`.
         expected_s: f64,
     },
+    /// An experiment with adaptive seeds starts a look: `open` claims are not settled yet, and
+    /// `runs` runs take their runs to `seeds` seeds.
+    Look {
+        /// The experiment's name.
+        experiment: &'a str,
+        /// The look's seeds.
+        seeds: u64,
+        /// Claims not settled by the looks before (all of them at the first).
+        open: usize,
+        /// Runs the look adds.
+        runs: usize,
+    },
     /// Something the user should know that does not stop the run.
     Warning(&'a str),
 }
@@ -208,113 +220,145 @@ pub fn run_experiments(
         }
     };
     let warn = |message: &str| progress(Progress::Warning(message));
-    let pending: Vec<Result<Pending<'_>, ExperimentError>> =
-        experiments.iter().map(|experiment| Pending::prepare(experiment, options, &pool, &warn)).collect();
-    let ready: Vec<&Pending<'_>> = pending.iter().filter_map(|pending| pending.as_ref().ok()).collect();
-
-    // Every run to compute, as (experiment, run), longest expected first across experiments.
-    let mut queue: Vec<(usize, usize, f64)> = Vec::new();
-    for (which, pending) in ready.iter().enumerate() {
-        let jobs: Vec<usize> =
-            pending.todo.iter().map(|&plan| pending.workloads[&pending.plans[plan].workload_key].jobs.len()).collect();
-        for (run, expected) in expected_times(&pending.previous_times, &jobs).into_iter().enumerate() {
-            queue.push((which, run, expected));
-        }
-    }
-    queue.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
-    let to_run = queue.len();
-    let reused = ready.iter().map(|pending| pending.outcomes.len()).sum();
-    progress(Progress::Started { to_run, reused, expected_s: queue.iter().map(|run| run.2).sum() });
-
+    let mut pending: Vec<Result<Pending<'_>, ExperimentError>> =
+        experiments.iter().map(|experiment| Pending::prepare(experiment, options, &warn)).collect();
     let done = AtomicUsize::new(0);
     // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
     // results could not be kept either.
     let save_failed = std::sync::atomic::AtomicBool::new(false);
-    let next = AtomicUsize::new(0);
-    // Per run: nothing yet, or its outcome (`None` when skipped after a failed save).
-    type Slot = std::sync::Mutex<Option<Result<Option<RunOutcome>, ExperimentError>>>;
-    let slots: Vec<Vec<Slot>> =
-        ready.iter().map(|pending| pending.todo.iter().map(|_| std::sync::Mutex::new(None)).collect()).collect();
-    // Each thread takes the next run when it is free. Outcomes are keyed, so the order changes
-    // nothing in the results.
-    pool.scope(|scope| {
-        for _ in 0..pool.current_num_threads() {
-            scope.spawn(|_| {
-                loop {
-                    let position = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&(which, run, expected_s)) = queue.get(position) else { break };
-                    let pending = ready[which];
-                    let plan = &pending.plans[pending.todo[run]];
-                    let cancelled = options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::SeqCst));
-                    let result = if cancelled || save_failed.load(Ordering::SeqCst) {
-                        Ok(None)
-                    } else {
-                        let workload = &pending.workloads[&plan.workload_key];
-                        let hash = pending.identity.run_hash(&pending.experiment.setup, plan);
-                        run_one(pending.experiment, workload, plan, hash, false).and_then(|outcome| {
-                            if let Err(error) = pending.store.save(&outcome) {
-                                save_failed.store(true, Ordering::SeqCst);
-                                return Err(error);
-                            }
-                            let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                            progress(Progress::Finished {
-                                done,
-                                experiment: pending.experiment.name(),
-                                key: &outcome.key,
-                                wall_time_s: outcome.wall_time_s,
-                                expected_s,
-                            });
-                            Ok(Some(outcome))
-                        })
-                    };
-                    *slots[which][run].lock().expect("no panics while holding the lock") = Some(result);
-                }
-            });
+    // Rounds: everything fixed seeds need and the first look of adaptive seeds, then each
+    // further look of the adaptive experiments whose claims are still open.
+    loop {
+        for slot in pending.iter_mut() {
+            if let Ok(experiment) = slot
+                && let Err(error) = experiment.next_round(&pool, options, progress)
+            {
+                *slot = Err(error);
+            }
         }
-    });
-    drop(ready);
-    let mut slots = slots.into_iter();
-    let save_failed = save_failed.load(Ordering::SeqCst);
-    pending
-        .into_iter()
-        .map(|pending| {
-            let pending = pending?;
-            let results = slots
-                .next()
-                .expect("slots for every prepared experiment")
-                .into_iter()
-                .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"))
+        let ready: Vec<&Pending<'_>> = pending
+            .iter()
+            .filter_map(|pending| pending.as_ref().ok())
+            .filter(|pending| !pending.todo.is_empty())
+            .collect();
+        if ready.is_empty() {
+            break;
+        }
+        // Every run to compute, as (experiment, run), longest expected first across experiments.
+        let mut queue: Vec<(usize, usize, f64)> = Vec::new();
+        for (which, pending) in ready.iter().enumerate() {
+            let jobs: Vec<usize> = pending
+                .todo
+                .iter()
+                .map(|&plan| pending.workloads[&pending.plans[plan].workload_key].jobs.len())
                 .collect();
-            pending.finish(results, save_failed, options)
-        })
-        .collect()
+            for (run, expected) in expected_times(&pending.previous_times, &jobs).into_iter().enumerate() {
+                queue.push((which, run, expected));
+            }
+        }
+        queue.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
+        let reused = ready.iter().map(|pending| pending.reused).sum();
+        progress(Progress::Started { to_run: queue.len(), reused, expected_s: queue.iter().map(|run| run.2).sum() });
+        let next = AtomicUsize::new(0);
+        // Per run: nothing yet, or its outcome (`None` when skipped after a failed save).
+        type Slot = std::sync::Mutex<Option<Result<Option<RunOutcome>, ExperimentError>>>;
+        let slots: Vec<Vec<Slot>> =
+            ready.iter().map(|pending| pending.todo.iter().map(|_| std::sync::Mutex::new(None)).collect()).collect();
+        // Each thread takes the next run when it is free. Outcomes are keyed, so the order changes
+        // nothing in the results.
+        pool.scope(|scope| {
+            for _ in 0..pool.current_num_threads() {
+                scope.spawn(|_| {
+                    loop {
+                        let position = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(&(which, run, expected_s)) = queue.get(position) else { break };
+                        let pending = ready[which];
+                        let plan = &pending.plans[pending.todo[run]];
+                        let cancelled = options.cancel.as_ref().is_some_and(|cancel| cancel.load(Ordering::SeqCst));
+                        let result = if cancelled || save_failed.load(Ordering::SeqCst) {
+                            Ok(None)
+                        } else {
+                            let workload = &pending.workloads[&plan.workload_key];
+                            let hash = pending.identity.run_hash(&pending.experiment.setup, plan);
+                            run_one(pending.experiment, workload, plan, hash, false).and_then(|outcome| {
+                                if let Err(error) = pending.store.save(&outcome) {
+                                    save_failed.store(true, Ordering::SeqCst);
+                                    return Err(error);
+                                }
+                                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
+                                progress(Progress::Finished {
+                                    done,
+                                    experiment: pending.experiment.name(),
+                                    key: &outcome.key,
+                                    wall_time_s: outcome.wall_time_s,
+                                    expected_s,
+                                });
+                                Ok(Some(outcome))
+                            })
+                        };
+                        *slots[which][run].lock().expect("no panics while holding the lock") = Some(result);
+                    }
+                });
+            }
+        });
+        let names: Vec<String> = ready.iter().map(|pending| pending.experiment.name().to_string()).collect();
+        drop(ready);
+        let failed = save_failed.load(Ordering::SeqCst);
+        for (name, runs) in names.into_iter().zip(slots) {
+            let results = runs
+                .into_iter()
+                .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"));
+            let slot = pending
+                .iter_mut()
+                .find(|pending| pending.as_ref().is_ok_and(|pending| pending.experiment.name() == name))
+                .expect("the experiment is pending");
+            let experiment = slot.as_mut().expect("checked above");
+            if let Err(error) = experiment.take(results, failed) {
+                *slot = Err(error);
+            }
+        }
+    }
+    pending.into_iter().map(|pending| pending?.finish(options)).collect()
 }
 
-/// One experiment between preparing and writing its reports: its store (locked), what is
-/// stored, and what is to run.
+/// One experiment from preparing to writing its reports: its store (locked), its runs so far,
+/// and the runs of the current round.
 struct Pending<'a> {
     experiment: &'a Experiment,
     store: Store,
     _lock: StoreLock,
     identity: Identity,
+    /// Every run planned (with a shard, the shard's).
     plans: Vec<RunPlan>,
-    /// Runs reused from the store, by key; the runs computed now join them in [`Pending::finish`].
+    /// The runs stored with the current inputs (or computed now), by key.
     outcomes: BTreeMap<String, RunOutcome>,
-    /// Indices into `plans` of the runs to compute.
+    /// Runs reused from the store, and computed now.
+    reused: usize,
+    ran: usize,
+    /// Each run's wall time when it ran before (stored with other inputs, or in the folder's
+    /// last manifest), by key, for the order of runs.
+    previous: BTreeMap<String, f64>,
+    /// The current round: indices into `plans`, their previous times, and their workloads.
     todo: Vec<usize>,
-    /// Per run of `todo`: its wall time when it ran before (stored with other inputs, or in the
-    /// folder's last manifest), for the order of runs.
     previous_times: Vec<Option<f64>>,
     workloads: BTreeMap<String, PreparedWorkload>,
+    /// The reports of the workloads built so far, for the manifest.
+    reports: BTreeMap<String, Vec<String>>,
+    /// Proof-backed bounds of the workloads looked at so far (adaptive seeds with bounds).
+    relaxations: crate::relaxation::Relaxations,
+    /// With a shard and adaptive seeds: the other shards' runs stored with the current inputs.
+    others: BTreeMap<String, RunOutcome>,
+    /// Rounds started; no more once the experiment needs none.
+    rounds: usize,
+    finished: bool,
 }
 
 impl<'a> Pending<'a> {
-    /// Locks the store, finds the runs stored with the current inputs and builds the workloads
-    /// of the others (with a shard: every workload, to weigh the runs, then this shard's).
+    /// Locks the store and finds the runs stored with the current inputs (with a shard: weighs
+    /// every run by its workload and keeps this shard's).
     fn prepare(
         experiment: &'a Experiment,
         options: &RunOptions,
-        pool: &rayon::ThreadPool,
         warn: &dyn Fn(&str),
     ) -> Result<Pending<'a>, ExperimentError> {
         let setup = &experiment.setup;
@@ -323,24 +367,27 @@ impl<'a> Pending<'a> {
         let lock = StoreLock::acquire(store.dir(), access)?;
         let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, warn)?;
         let mut plans = experiment.runs();
-        let mut workloads = BTreeMap::new();
+        let mut others = BTreeMap::new();
         if let Some(selected) = options.shard {
             // Every workload is built to weigh the runs, so that each shard computes the same split.
-            workloads = build_workloads(pool, experiment, &plans.iter().collect::<Vec<_>>())?;
+            let pool = thread_pool(options.threads, None)?;
+            let workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
             let shard_of = shards_of(&plans, &workloads, selected.count);
-            plans = plans
-                .into_iter()
-                .zip(shard_of)
-                .filter(|(_, shard)| *shard == selected.index)
-                .map(|(plan, _)| plan)
-                .collect();
-            workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
+            let (mine, theirs): (Vec<_>, Vec<_>) =
+                plans.into_iter().zip(shard_of).partition(|(_, shard)| *shard == selected.index);
+            plans = mine.into_iter().map(|(plan, _)| plan).collect();
+            // Adaptive seeds judge the looks on every shard's runs.
+            if experiment.adaptive.is_some() {
+                for (plan, _) in theirs {
+                    if let Some(outcome) = store.load(&plan.key, &identity.run_hash(setup, &plan)) {
+                        others.insert(plan.key.clone(), outcome);
+                    }
+                }
+            }
         }
-        let manifest_times = previous_wall_times(store.dir());
+        let mut previous = previous_wall_times(store.dir());
         let mut outcomes = BTreeMap::new();
-        let mut todo = Vec::new();
-        let mut previous_times = Vec::new();
-        for (index, plan) in plans.iter().enumerate() {
+        for plan in &plans {
             let stored = store.stored(&plan.key);
             let current = stored.as_ref().is_some_and(|outcome| {
                 outcome.content_hash == identity.run_hash(setup, plan) && outcome.format == crate::store::STORE_FORMAT
@@ -349,41 +396,117 @@ impl<'a> Pending<'a> {
                 Some(outcome) if current && !options.force => {
                     outcomes.insert(plan.key.clone(), outcome);
                 }
-                stored => {
-                    todo.push(index);
-                    let time = stored.map(|outcome| outcome.wall_time_s);
-                    previous_times.push(time.or_else(|| manifest_times.get(&plan.key).copied()));
+                Some(outcome) => {
+                    previous.insert(plan.key.clone(), outcome.wall_time_s);
                 }
+                None => {}
             }
         }
-        let todo_plans: Vec<&RunPlan> = todo.iter().map(|&index| &plans[index]).collect();
-        if options.shard.is_none() {
-            workloads = build_workloads(pool, experiment, &todo_plans)?;
-        } else {
-            // The manifest lists the workloads built for runs computed now, as without shards.
-            workloads.retain(|key, _| todo_plans.iter().any(|plan| plan.workload_key == *key));
-        }
-        Ok(Pending { experiment, store, _lock: lock, identity, plans, outcomes, todo, previous_times, workloads })
+        Ok(Pending {
+            experiment,
+            store,
+            _lock: lock,
+            identity,
+            plans,
+            reused: outcomes.len(),
+            outcomes,
+            ran: 0,
+            previous,
+            todo: Vec::new(),
+            previous_times: Vec::new(),
+            workloads: BTreeMap::new(),
+            reports: BTreeMap::new(),
+            relaxations: crate::relaxation::Relaxations::new(),
+            others,
+            rounds: 0,
+            finished: false,
+        })
     }
 
-    /// Takes the runs computed now (`results`, one per run of `todo`) and writes the reports,
-    /// or the shard's record; fails, saying what is kept, if a run failed or was skipped.
-    fn finish(
-        self,
-        results: Vec<Result<Option<RunOutcome>, ExperimentError>>,
-        save_failed: bool,
+    /// Chooses the next round's runs and builds their workloads: with fixed seeds, every run not
+    /// stored (once); with adaptive seeds, the runs the next look needs ([`crate::adaptive`]),
+    /// until none (with a shard: this shard's share of the current look's runs).
+    fn next_round(
+        &mut self,
+        pool: &rayon::ThreadPool,
         options: &RunOptions,
-    ) -> Result<ExperimentResult, ExperimentError> {
-        // The lock is held until the reports are written.
-        let Pending { experiment, store, _lock, identity, plans, mut outcomes, workloads, .. } = self;
-        let reused = outcomes.len();
+        progress: &(dyn Fn(Progress<'_>) + Sync),
+    ) -> Result<(), ExperimentError> {
+        self.todo.clear();
+        self.previous_times.clear();
+        self.workloads.clear();
+        if self.finished {
+            return Ok(());
+        }
+        let wanted: Vec<usize> = match &self.experiment.adaptive {
+            None => {
+                self.finished = true;
+                (0..self.plans.len()).filter(|&index| !self.outcomes.contains_key(&self.plans[index].key)).collect()
+            }
+            Some(looks) => {
+                let replay = self.replay()?;
+                let keys: std::collections::BTreeSet<&str> = replay.next.iter().map(|plan| plan.key.as_str()).collect();
+                let wanted: Vec<usize> =
+                    (0..self.plans.len()).filter(|&index| keys.contains(self.plans[index].key.as_str())).collect();
+                // With a shard, the other shards' runs of the look are theirs: the shard stops
+                // once its own are done.
+                if wanted.is_empty() || (options.shard.is_some() && self.rounds > 0) {
+                    self.finished = true;
+                    return Ok(());
+                }
+                let look = replay.look.map_or(0, |look| look + 1);
+                let open = if replay.claims.is_empty() {
+                    self.experiment.report.claims.len()
+                } else {
+                    replay.claims.iter().filter(|claim| !crate::adaptive::settles(&claim.verdict)).count()
+                };
+                progress(Progress::Look {
+                    experiment: self.experiment.name(),
+                    seeds: looks.seeds[look.min(looks.count() - 1)],
+                    open,
+                    runs: wanted.len(),
+                });
+                wanted
+            }
+        };
+        self.rounds += 1;
+        let plans: Vec<&RunPlan> = wanted.iter().map(|&index| &self.plans[index]).collect();
+        self.workloads = build_workloads(pool, self.experiment, &plans)?;
+        for (key, workload) in &self.workloads {
+            self.reports.insert(key.clone(), workload.report.clone());
+        }
+        self.previous_times = plans.iter().map(|plan| self.previous.get(&plan.key).copied()).collect();
+        self.todo = wanted;
+        Ok(())
+    }
+
+    /// The adaptive procedure on the runs so far.
+    fn replay(&mut self) -> Result<crate::adaptive::Replay, ExperimentError> {
+        let experiment = self.experiment;
+        let outcomes: Vec<RunOutcome> = self.outcomes.values().chain(self.others.values()).cloned().collect();
+        let plans: Vec<RunPlan> = experiment
+            .runs()
+            .into_iter()
+            .filter(|plan| self.outcomes.contains_key(&plan.key) || self.others.contains_key(&plan.key))
+            .collect();
+        crate::relaxation::add_relaxations(experiment, &plans, &mut self.relaxations)?;
+        Ok(crate::adaptive::replay(experiment, &outcomes, &self.relaxations))
+    }
+
+    /// Takes the round's results (one per run of `todo`); fails, saying what is kept, if a run
+    /// failed or was skipped.
+    fn take(
+        &mut self,
+        results: impl Iterator<Item = Result<Option<RunOutcome>, ExperimentError>>,
+        save_failed: bool,
+    ) -> Result<(), ExperimentError> {
         let mut first_error = None;
-        let ran = results.len();
         let mut skipped = 0;
         for result in results {
+            self.ran += 1;
             match result {
                 Ok(Some(outcome)) => {
-                    outcomes.insert(outcome.key.clone(), outcome);
+                    self.outcomes.insert(outcome.key.clone(), outcome);
                 }
                 Ok(None) => skipped += 1,
                 Err(error) => {
@@ -395,8 +518,8 @@ impl<'a> Pending<'a> {
         let stopped = |why: String| {
             ExperimentError::Stopped(format!(
                 "{why} {} runs are saved in {} and a rerun resumes from them; {skipped} runs were not started",
-                outcomes.len(),
-                store.dir().display()
+                self.outcomes.len(),
+                self.store.dir().display()
             ))
         };
         if let Some(error) = first_error {
@@ -414,34 +537,54 @@ impl<'a> Pending<'a> {
             };
             return Err(stopped(why.to_string()));
         }
-        let outcomes: Vec<RunOutcome> = outcomes.into_values().collect();
+        Ok(())
+    }
+
+    /// Writes the reports, or the shard's record.
+    fn finish(mut self, options: &RunOptions) -> Result<ExperimentResult, ExperimentError> {
+        let experiment = self.experiment;
+        let (ran, reused) = (self.ran, self.reused);
         if let Some(selected) = options.shard {
-            let record = shard::ShardRecord { shard: selected, runs: plans.into_iter().map(|plan| plan.key).collect() };
+            let record =
+                shard::ShardRecord { shard: selected, runs: self.plans.iter().map(|plan| plan.key.clone()).collect() };
             let name = shard::record_name(selected);
-            let folder = store.dir().join("shards");
+            let folder = self.store.dir().join("shards");
             std::fs::create_dir_all(&folder).map_err(|error| ExperimentError::Io {
                 path: folder.display().to_string(),
                 message: error.to_string(),
             })?;
-            store.write(&name, serde_json::to_string_pretty(&record).expect("records serialise").as_bytes())?;
+            self.store.write(&name, serde_json::to_string_pretty(&record).expect("records serialise").as_bytes())?;
             return Ok(ExperimentResult {
-                outcomes,
+                outcomes: self.outcomes.into_values().collect(),
                 claims: Vec::new(),
-                dir: store.dir().to_path_buf(),
+                dir: self.store.dir().to_path_buf(),
                 ran,
                 reused,
                 files: vec![name],
                 tables: Vec::new(),
             });
         }
-        let mut reports: BTreeMap<String, Vec<String>> =
-            workloads.into_iter().map(|(key, workload)| (key, workload.report)).collect();
+        // With adaptive seeds, the reports show the runs the looks read.
+        let used = match experiment.adaptive {
+            Some(_) => Some(self.replay()?.used),
+            None => None,
+        };
+        let Pending { store, _lock, identity, plans, outcomes, mut reports, .. } = self;
+        let outcomes: Vec<RunOutcome> = outcomes
+            .into_values()
+            .filter(|outcome| used.as_ref().is_none_or(|used| used.contains(&outcome.key)))
+            .collect();
         // Workloads of reused runs were not built now: their reports stay as the last manifest of
         // the same inputs recorded them, so a cached rerun does not empty the manifest.
+        let used_workloads: std::collections::BTreeSet<&str> = plans
+            .iter()
+            .filter(|plan| outcomes.iter().any(|outcome| outcome.key == plan.key))
+            .map(|plan| plan.workload_key.as_str())
+            .collect();
+        reports.retain(|key, _| used_workloads.contains(key.as_str()));
         if reused > 0 {
-            let used: std::collections::BTreeSet<&str> = plans.iter().map(|plan| plan.workload_key.as_str()).collect();
             for (key, report) in previous_workload_reports(store.dir(), &identity.spec_hash) {
-                if used.contains(key.as_str()) {
+                if used_workloads.contains(key.as_str()) {
                     reports.entry(key).or_insert(report);
                 }
             }
@@ -494,9 +637,32 @@ pub fn report_experiment(
     let _lock = StoreLock::acquire(store.dir(), Access::Whole)?;
     let warn = |message: &str| progress(Progress::Warning(message));
     let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, &warn)?;
-    let plans = experiment.runs();
-    let stored: Vec<Option<RunOutcome>> =
+    let mut plans = experiment.runs();
+    let mut stored: Vec<Option<RunOutcome>> =
         plans.iter().map(|plan| store.load(&plan.key, &identity.run_hash(&experiment.setup, plan))).collect();
+    if experiment.adaptive.is_some() {
+        // The runs the looks read, once every look the claims needed is stored.
+        let found: Vec<RunOutcome> = stored.iter().flatten().cloned().collect();
+        let found_plans: Vec<RunPlan> =
+            plans.iter().zip(&stored).filter(|(_, run)| run.is_some()).map(|(plan, _)| plan.clone()).collect();
+        let mut relaxations = crate::relaxation::Relaxations::new();
+        crate::relaxation::add_relaxations(experiment, &found_plans, &mut relaxations)?;
+        let replay = crate::adaptive::replay(experiment, &found, &relaxations);
+        if !replay.next.is_empty() {
+            let keys: Vec<&str> = replay.next.iter().take(3).map(|plan| plan.key.as_str()).collect();
+            return Err(ExperimentError::Incomplete(format!(
+                "{}: the next look of adaptive seeds needs {} runs that are not stored ({}{}): run the experiment, or \
+                 each of its shards again (a shard runs its share of one look)",
+                store.dir().display(),
+                replay.next.len(),
+                keys.join(", "),
+                if replay.next.len() > 3 { ", ..." } else { "" }
+            )));
+        }
+        let (kept_plans, kept): (Vec<RunPlan>, Vec<Option<RunOutcome>>) =
+            plans.into_iter().zip(stored).filter(|(plan, _)| replay.used.contains(&plan.key)).unzip();
+        (plans, stored) = (kept_plans, kept);
+    }
     // Built again (as a fresh single run builds them) for the manifest's workload reports, and to
     // name the shards of missing runs.
     let workloads =

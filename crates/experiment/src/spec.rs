@@ -32,8 +32,10 @@ pub struct ExperimentSpec {
     /// Policies to compare, as `name[key=value,...]`.
     pub policies: Vec<PolicyName>,
     /// Seeds; each run's RNG seed derives from the spec, the run's parameters and this seed.
-    #[serde(default = "default_seeds", deserialize_with = "seeds")]
-    pub seeds: Vec<u64>,
+    /// A list, or `{min: N, max: M, settle: claims}`: seeds 0, 1, ... added until every claim is
+    /// settled (see the `adaptive` module).
+    #[serde(default)]
+    pub seeds: Seeds,
     /// Sweep axes: each key lists values; runs cover their cartesian product.
     #[serde(default)]
     pub sweep: Sweep,
@@ -65,8 +67,89 @@ pub struct ExperimentSpec {
     pub also_in: Vec<String>,
 }
 
-fn default_seeds() -> Vec<u64> {
-    vec![0]
+/// The spec's seeds: a list, or seeds added until the claims are settled.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Seeds {
+    /// These seeds.
+    List(Vec<u64>),
+    /// Seeds `0..min`, then more in planned looks up to `0..max`, each look adding seeds only to
+    /// the runs the claims still unsettled read.
+    Adaptive(AdaptiveSeeds),
+}
+
+impl Default for Seeds {
+    fn default() -> Seeds {
+        Seeds::List(vec![0])
+    }
+}
+
+/// `seeds: {min: 3, max: 40, settle: claims}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveSeeds {
+    /// Seeds of the first look (every run of the spec has them).
+    pub min: u64,
+    /// Most seeds any run gets.
+    pub max: u64,
+    /// What decides when to stop: the claims.
+    pub settle: Settle,
+}
+
+/// Most seeds adaptive seeds may reach.
+pub const MAX_SEEDS: u64 = 1000;
+
+/// The planned looks of adaptive seeds: the number of seeds at each (see the `adaptive` module).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Looks {
+    /// Seeds at each look, increasing; the first is `min`, the last `max`.
+    pub seeds: Vec<u64>,
+}
+
+impl Looks {
+    /// `min`, then twice as many seeds each time, the last look at `max`.
+    pub fn planned(min: u64, max: u64) -> Looks {
+        let mut seeds = vec![min];
+        while let Some(&last) = seeds.last()
+            && last < max
+        {
+            seeds.push((2 * last).min(max));
+        }
+        Looks { seeds }
+    }
+
+    /// How many looks are planned (the `K` the error is split over).
+    pub fn count(&self) -> usize {
+        self.seeds.len()
+    }
+}
+
+/// What adaptive seeds settle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Settle {
+    /// Every claim of the spec has a verdict other than inconclusive.
+    Claims,
+}
+
+impl<'de> Deserialize<'de> for Seeds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Seeds, D::Error> {
+        struct SeedsVisitor;
+        impl<'de> serde::de::Visitor<'de> for SeedsVisitor {
+            type Value = Seeds;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter
+                    .write_str("a list of seeds, as in seeds: [0, 1, 2], or seeds: {min: 3, max: 40, settle: claims}")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, sequence: A) -> Result<Seeds, A::Error> {
+                seeds(serde::de::value::SeqAccessDeserializer::new(sequence)).map(Seeds::List)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Seeds, A::Error> {
+                AdaptiveSeeds::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Seeds::Adaptive)
+            }
+        }
+        deserializer.deserialize_any(SeedsVisitor)
+    }
 }
 
 /// A list of seeds, each a non-negative integer; anything else (a nested list, a quoted number)

@@ -154,3 +154,74 @@ fn a_best_case_covers_the_best_true_value_despite_the_selection() {
         assert!(share(covered) >= 0.94, "best of 6 at n = {n}: coverage {}", share(covered));
     }
 }
+
+/// One sequential procedure of adaptive seeds on a stream of units: judge the first `n` units at
+/// each planned look, each interval at `1 - 0.05 / split`, and stop at the first verdict that is
+/// not inconclusive. Returns the final verdict and the units used.
+fn sequential(units: &(Vec<f64>, Vec<f64>), looks: &[u64], split: usize, band: &Band) -> (Verdict, usize) {
+    let mut last = (Verdict::Inconclusive { replicates_needed: None }, 0);
+    for &n in looks {
+        let n = n as usize;
+        let case = Case {
+            place: String::new(),
+            numerators: units.0[..n].to_vec(),
+            denominators: units.1[..n].to_vec(),
+            unit: Unit::Seed,
+        };
+        let (estimate, _) = best_of(&[case], Best::Min, split).unwrap();
+        let verdict = judge(&estimate, band);
+        let settled = matches!(verdict, Verdict::Holds | Verdict::Missed);
+        last = (verdict, n);
+        if settled {
+            break;
+        }
+    }
+    last
+}
+
+#[test]
+fn adaptive_seeds_keep_a_verdicts_error_at_most_5_percent_however_often_they_look() {
+    // The looks `seeds: {min: 3, max: 40}` plans (3, 6, 12, 24, 40), the truth on a band's edge
+    // (inside it, where a false "missed" is likeliest) or just outside (a false "holds"): the
+    // procedure at 1 - 0.05 / 5 per look must err at most 5% of the time; at 95% per look
+    // (looking without splitting the error) it errs more.
+    let looks = schedlab_experiment::spec::Looks::planned(3, 40);
+    assert_eq!(looks.seeds, vec![3, 6, 12, 24, 40]);
+    let mut draws = Draws(63);
+    let mut failures = Vec::new();
+    let mut naive_worst: f64 = 0.0;
+    for population in &POPULATIONS {
+        let truth = population.truth;
+        let on_edge = Band { low: Some(truth), high: Some(truth * 1.5) };
+        let just_outside = Band { low: Some(truth * 1.02), high: Some(truth * 1.5) };
+        let (mut false_miss, mut false_hold, mut naive_false_miss, mut naive_false_hold, mut units) = (0, 0, 0, 0, 0);
+        let replications = REPLICATIONS / 4;
+        for _ in 0..replications {
+            let stream = sample(&mut draws, population, 40);
+            let (verdict, used) = sequential(&stream, &looks.seeds, looks.count(), &on_edge);
+            false_miss += usize::from(verdict == Verdict::Missed);
+            units += used;
+            false_hold +=
+                usize::from(sequential(&stream, &looks.seeds, looks.count(), &just_outside).0 == Verdict::Holds);
+            naive_false_miss += usize::from(sequential(&stream, &looks.seeds, 1, &on_edge).0 == Verdict::Missed);
+            naive_false_hold += usize::from(sequential(&stream, &looks.seeds, 1, &just_outside).0 == Verdict::Holds);
+        }
+        let share = |count: usize| count as f64 / replications as f64;
+        println!(
+            "{:<18} looks 3..40: truth on the edge judged missed {:.4} (95% per look: {:.4}), truth outside judged holds {:.4} (95% per look: {:.4}); {:.1} seeds on average",
+            population.name,
+            share(false_miss),
+            share(naive_false_miss),
+            share(false_hold),
+            share(naive_false_hold),
+            units as f64 / replications as f64
+        );
+        naive_worst = naive_worst.max(share(naive_false_miss)).max(share(naive_false_hold));
+        if share(false_miss) > 0.05 || share(false_hold) > 0.05 {
+            failures.push(population.name);
+        }
+    }
+    assert!(failures.is_empty(), "the sequential procedure erred more than 5% of the time: {failures:?}");
+    // Looking five times at 95% each would not keep its word: what the split is for.
+    assert!(naive_worst > 0.05, "looking without a split erred at most {naive_worst}");
+}

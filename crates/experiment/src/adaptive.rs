@@ -1,0 +1,109 @@
+//! Adaptive seeds (`seeds: {min: N, max: M, settle: claims}`): seeds added until every claim is
+//! settled, by a sequential rule that keeps each claim's error at most 5% however many times
+//! it is looked at.
+//!
+//! The looks are planned before anything runs: `min` seeds, then twice as many each time, the
+//! last capped at `max` ([`Looks::planned`]; 3 to 40 gives 3, 6, 12, 24, 40). Every look judges
+//! the claims still open on the seeds it has, each interval at `1 - 0.05 / K` for `K` planned
+//! looks (times the pairs a best case selects from): the 5% split over the looks (Bonferroni).
+//! A claim's verdict is wrong only if one of its `K` intervals misses the true value, which
+//! happens with probability at most `K x 0.05 / K`, whichever looks are actually taken and
+//! whenever it stops; so stopping as soon as a look settles it, or at `max`, keeps its error at
+//! most 5%. `tests/coverage.rs` checks the whole procedure by simulation.
+//!
+//! A claim settled at a look keeps that look's verdict. The next look adds seeds only to the
+//! runs the claims still open read (their policies at their sweep points, every seed below the
+//! next look's count); claims whose units are workloads drawn from a trace gain nothing from
+//! seeds and are not extended. Everything here is a function of the stored runs ([`replay`]):
+//! the runner calls it to learn which runs the next look needs, and the reports to judge, so an
+//! interrupted procedure resumes from its stored runs and gives the same bytes.
+
+use crate::claims::{ClaimResult, Unit};
+use crate::interval::Verdict;
+use crate::plan::RunPlan;
+use crate::relaxation::Relaxations;
+use crate::resolve::Experiment;
+use crate::store::RunOutcome;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use crate::spec::{Looks, MAX_SEEDS};
+
+/// Where the procedure stands on the stored runs.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// Each claim's verdict: at the look that settled it, else at the last look whose runs are
+    /// all stored (inconclusive). Empty when not even the first look's runs are stored.
+    pub claims: Vec<ClaimResult>,
+    /// The last look whose runs are all stored (0-based), if any.
+    pub look: Option<usize>,
+    /// The run keys the looks so far read (the reports show these runs).
+    pub used: BTreeSet<String>,
+    /// The runs the next look needs that are not stored; empty when the procedure is done
+    /// (every claim settled, the last look reached, or no open claim gains from seeds).
+    pub next: Vec<RunPlan>,
+}
+
+/// Whether a verdict ends a claim's looks.
+pub fn settles(verdict: &Verdict) -> bool {
+    matches!(verdict, Verdict::Holds | Verdict::Missed | Verdict::Unreachable { .. })
+}
+
+/// Replays the procedure on `outcomes` (the stored runs with the current inputs): judges the
+/// looks whose runs are stored, in order, and says which runs the next one needs.
+///
+/// # Panics
+/// If the experiment's seeds are not adaptive.
+pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Relaxations) -> Replay {
+    let looks = experiment.adaptive.as_ref().expect("replay is for adaptive seeds");
+    let plans = experiment.runs();
+    let stored: BTreeMap<&str, &RunOutcome> = outcomes.iter().map(|outcome| (outcome.key.as_str(), outcome)).collect();
+    // The first look runs everything the spec lists, at its seeds.
+    let mut requested: BTreeSet<String> =
+        plans.iter().filter(|plan| plan.seed < looks.seeds[0]).map(|plan| plan.key.clone()).collect();
+    let claims = &experiment.report.claims;
+    let mut settled: Vec<Option<ClaimResult>> = vec![None; claims.len()];
+    let mut latest: Vec<ClaimResult> = Vec::new();
+    let mut used = BTreeSet::new();
+    let mut judged = None;
+    let finish = |settled: Vec<Option<ClaimResult>>, latest: Vec<ClaimResult>| -> Vec<ClaimResult> {
+        if latest.is_empty() {
+            return Vec::new();
+        }
+        settled.into_iter().zip(latest).map(|(settled, latest)| settled.unwrap_or(latest)).collect()
+    };
+    for (look, &seeds) in looks.seeds.iter().enumerate() {
+        let missing: Vec<RunPlan> = plans
+            .iter()
+            .filter(|plan| requested.contains(&plan.key) && !stored.contains_key(plan.key.as_str()))
+            .cloned()
+            .collect();
+        if !missing.is_empty() {
+            return Replay { claims: finish(settled, latest), look: judged, used, next: missing };
+        }
+        let plans_now: Vec<RunPlan> =
+            plans.iter().filter(|plan| plan.seed < seeds && requested.contains(&plan.key)).cloned().collect();
+        used = plans_now.iter().map(|plan| plan.key.clone()).collect();
+        let outcomes_now: Vec<RunOutcome> = plans_now.iter().map(|plan| (*stored[plan.key.as_str()]).clone()).collect();
+        latest = crate::claims::evaluate_plans(experiment, &plans_now, &outcomes_now, relaxations, looks.count());
+        judged = Some(look);
+        for (slot, result) in settled.iter_mut().zip(&latest) {
+            if slot.is_none() && settles(&result.verdict) {
+                *slot = Some(result.clone());
+            }
+        }
+        // Claims seeds can settle: still open, with seeds as their units.
+        let open: Vec<usize> = (0..claims.len())
+            .filter(|&index| settled[index].is_none() && latest[index].unit != Unit::Workload)
+            .collect();
+        let Some(&next_seeds) = looks.seeds.get(look + 1) else { break };
+        if open.is_empty() {
+            break;
+        }
+        for plan in &plans {
+            if plan.seed < next_seeds && open.iter().any(|&index| crate::claims::reads(&claims[index], plan)) {
+                requested.insert(plan.key.clone());
+            }
+        }
+    }
+    Replay { claims: finish(settled, latest), look: judged, used, next: Vec::new() }
+}
