@@ -83,42 +83,6 @@ fn blocks_are_found_with_their_paths() {
     );
 }
 
-/// `experiments/seeds/NAME-10-seeds.yaml` reruns `experiments/NAME.yaml` with ten other seeds: the
-/// two specs differ only in their name, the description's first line and the seeds, which the
-/// base spec does not run (an independent sample, not seeds added after a look).
-#[test]
-fn seed_variants_equal_their_base_but_for_name_description_and_seeds() {
-    let folder = root().join("experiments/seeds");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(&folder).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let base_name = name.strip_suffix("-10-seeds").unwrap_or_else(|| panic!("{name}: expected NAME-10-seeds"));
-        let lines = |path: &Path| -> Vec<String> {
-            std::fs::read_to_string(path)
-                .unwrap()
-                .lines()
-                .filter(|line| !line.starts_with('#'))
-                .filter(|line| !line.starts_with("name: ") && !line.starts_with("seeds: "))
-                .filter(|line| !line.contains("with seeds 3-12, to settle the claims"))
-                .map(str::to_owned)
-                .collect()
-        };
-        let base = root().join(format!("experiments/{base_name}.yaml"));
-        assert_eq!(lines(&path), lines(&base), "{} drifted from {}", path.display(), base.display());
-        let seeds = |path: &Path| -> Vec<u64> {
-            let text = std::fs::read_to_string(path).unwrap();
-            let line = text.lines().find(|line| line.starts_with("seeds: ")).expect("a seeds line");
-            line["seeds: ".len()..].trim_matches(['[', ']']).split(", ").map(|seed| seed.parse().unwrap()).collect()
-        };
-        let (more, first) = (seeds(&path), seeds(&base));
-        assert_eq!(more.len(), 10, "{}", path.display());
-        assert!(more.iter().all(|seed| !first.contains(seed)), "{} reuses seeds of {}", path.display(), base.display());
-        checked += 1;
-    }
-    assert!(checked >= 1);
-}
-
 #[test]
 fn the_metric_glossary_is_what_list_metrics_prints() {
     let readme = std::fs::read_to_string(root().join("docs/spec.md")).unwrap();

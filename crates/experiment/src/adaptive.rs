@@ -48,6 +48,19 @@ pub fn settles(verdict: &Verdict) -> bool {
     matches!(verdict, Verdict::Holds | Verdict::Missed | Verdict::Unreachable { .. })
 }
 
+/// Whether a claim's value needs the run: one of the claim's policies at its sweep point, or
+/// there the policy finish-time fairness divides by (`fairness_reference`) for an `ftf_rho`
+/// claim.
+fn needs(experiment: &Experiment, claim: &crate::resolve::Claim, plan: &RunPlan) -> bool {
+    if crate::claims::reads(claim, plan) {
+        return true;
+    }
+    let Some(reference) = experiment.report.fairness_reference.as_deref() else { return false };
+    claim.metric == crate::metric::Metric::FtfRho
+        && plan.policy.to_string() == reference
+        && crate::claims::reads(&claim.with_policy(reference), plan)
+}
+
 /// Replays the procedure on `outcomes` (the stored runs with the current inputs): judges the
 /// looks whose runs are stored, in order, and says which runs the next one needs.
 ///
@@ -100,7 +113,7 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
             break;
         }
         for plan in &plans {
-            if plan.seed < next_seeds && open.iter().any(|&index| crate::claims::reads(&claims[index], plan)) {
+            if plan.seed < next_seeds && open.iter().any(|&index| needs(experiment, &claims[index], plan)) {
                 requested.insert(plan.key.clone());
             }
         }

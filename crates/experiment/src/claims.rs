@@ -608,7 +608,19 @@ pub fn markdown(results: &[ClaimResult]) -> String {
         text.push_str(&format!("| {} |\n", cells(result).join(" | ")));
     }
     text.push_str(&format!("\n{}\n", INTERVAL_NOTE));
+    if let Some(looks) = results.iter().map(|result| result.looks).max().filter(|&looks| looks > 1) {
+        text.push_str(&format!("\n{}\n", adaptive_note(looks)));
+    }
     text
+}
+
+/// What claim tables add when seeds were added in looks.
+pub fn adaptive_note(looks: usize) -> String {
+    format!(
+        "Adaptive seeds: seeds were added in {looks} planned looks to the runs of the claims still open, and every \
+         look judged its intervals at 1 - 0.05/{looks} (times k for a best case): a claim keeps the verdict of the first \
+         look that settled it, and its units and n_seeds are that look's (docs/claims.md)."
+    )
 }
 
 /// How claim tables say their intervals were made.

@@ -114,13 +114,11 @@ fn committed_pages_show_their_specs_as_they_read_now() {
             continue;
         }
         let name = folder.file_name().unwrap().to_string_lossy().into_owned();
-        let spec = ["experiments", "experiments/seeds", "experiments/extra"]
+        let spec = ["experiments", "experiments/extra"]
             .iter()
             .map(|dir| root.join(dir).join(format!("{name}.yaml")))
             .find(|path| path.is_file())
-            .unwrap_or_else(|| {
-                panic!("results/{name}/ has no spec in experiments/, experiments/seeds/ or experiments/extra/")
-            });
+            .unwrap_or_else(|| panic!("results/{name}/ has no spec in experiments/ or experiments/extra/"));
         let text = std::fs::read_to_string(&spec).unwrap();
         let shown = format!("<pre><code>{}</code></pre>", schedlab_experiment::html::escape(text.trim_end()));
         if !std::fs::read_to_string(&page).unwrap().contains(&shown) {
