@@ -128,6 +128,7 @@ fn time_all(args: &BenchArgs, experiments: &[schedlab_experiment::Experiment], s
                     known_checksums: known_checksums.clone(),
                     strict_data: false,
                     shard: None,
+                    budget: None,
                     cancel: None,
                     worker: None,
                 };

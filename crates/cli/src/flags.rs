@@ -363,6 +363,27 @@ pub struct RunFlags {
     /// $SCHEDLAB_SOURCES names a sources list to use instead of traces/sources.json).
     #[arg(long)]
     pub offline: bool,
+    /// With adaptive seeds: start no further look whose expected time would take this command
+    /// past DURATION of wall time (`30m`, `90s`, `2h`); the claims left open stay inconclusive
+    /// and are named. The first look, and specs with fixed seeds, always run.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub budget: Option<std::time::Duration>,
+}
+
+/// A duration: a number with `s`, `m` or `h` (`30m`).
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let (number, unit) = text.split_at(text.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(text.len()));
+    let seconds = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("'{text}': expected a number and a unit, s, m or h (e.g. 30m)")),
+    };
+    let value: f64 = number.parse().map_err(|_| format!("'{text}': expected a number before the unit (e.g. 30m)"))?;
+    if !value.is_finite() || value <= 0.0 {
+        return Err(format!("'{text}': expected a positive duration"));
+    }
+    Ok(std::time::Duration::from_secs_f64(value * seconds))
 }
 
 /// `schedlab report SPEC`.

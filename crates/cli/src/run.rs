@@ -342,6 +342,7 @@ fn run_options(flags: &RunFlags) -> RunOptions {
         known_checksums: known_checksums(),
         strict_data: flags.strict,
         shard: flags.shard,
+        budget: flags.budget,
         cancel: None,
         worker: None,
     }
@@ -399,6 +400,21 @@ fn summarize(
             unfinished.len(),
             result.outcomes.len(),
             named.join(", ")
+        );
+    }
+    // Shown even with --quiet: the verdicts below are not what the spec asked for.
+    if result.budget_stopped {
+        let open: Vec<&str> = result
+            .claims
+            .iter()
+            .filter(|claim| matches!(claim.verdict, schedlab_experiment::interval::Verdict::Inconclusive { .. }))
+            .map(|claim| claim.claim.text.as_str())
+            .collect();
+        eprintln!(
+            "budget: {} stopped adding seeds before its claims were settled; inconclusive for want of them ({}): {}",
+            experiment.name(),
+            open.len(),
+            open.join("; ")
         );
     }
     if json {

@@ -812,6 +812,41 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
         assert_eq!(read("two"), read("shards"), "{file}");
     }
 
+    // A budget that the first look already uses up: no more seeds, and the open claims named.
+    let output = schedlab()
+        .current_dir(&dir)
+        .args(["run", "adaptive.yaml", "--quiet", "--results", "budget", "--budget", "0.001s"])
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("budget: adaptive stopped adding seeds before its claims were settled; inconclusive for want of them (2): FIFO JCT at most 52 h; LAS JCT is 15 h"),
+        "{stderr}"
+    );
+    let csv = std::fs::read_to_string(dir.join("budget/adaptive/claims.csv")).unwrap();
+    let verdicts: Vec<(&str, &str)> = csv
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let row: Vec<&str> = line.split(',').collect();
+            (row[10], row[14])
+        })
+        .collect();
+    assert_eq!(verdicts, vec![("4", "holds"), ("4", "inconclusive"), ("4", "inconclusive")], "{csv}");
+    // Without it, the looks go on from the stored runs.
+    let output =
+        schedlab().current_dir(&dir).args(["run", "adaptive.yaml", "--quiet", "--results", "budget"]).output().unwrap();
+    assert!(output.status.success(), "{}", text(&output).1);
+    assert_eq!(
+        std::fs::read(dir.join("budget/adaptive/claims.csv")).unwrap(),
+        std::fs::read(dir.join("two/adaptive/claims.csv")).unwrap()
+    );
+    assert!(
+        schedlab().args(["run", "adaptive.yaml", "--budget", "30"]).current_dir(&dir).output().unwrap().status.code()
+            == Some(2)
+    );
+
     // An interval needs two seeds.
     std::fs::write(dir.join("bad.yaml"), ADAPTIVE.replace("min: 4", "min: 1")).unwrap();
     let output = schedlab().current_dir(&dir).args(["check", "bad.yaml"]).output().unwrap();

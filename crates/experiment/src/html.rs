@@ -48,6 +48,8 @@ pub struct HtmlClaim {
     pub cells: [String; 12],
     /// Its verdict.
     pub verdict: crate::interval::Verdict,
+    /// The planned looks of adaptive seeds its error was split over (1 with fixed seeds).
+    pub looks: usize,
 }
 
 /// The row class of a verdict.
@@ -210,9 +212,16 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
             .collect();
         let _ = writeln!(html, "<tr class=\"{}\">{cells}</tr>", verdict_class(&claim.verdict));
     }
+    let adaptive = claims
+        .iter()
+        .map(|claim| claim.looks)
+        .max()
+        .filter(|&looks| looks > 1)
+        .map(|looks| format!("</p>\n<p class=\"note\">{}", escape(&crate::claims::adaptive_note(looks))))
+        .unwrap_or_default();
     let _ = write!(
         html,
-        "</tbody>\n</table></div>\n<p class=\"note\">{}</p>\n</section>\n",
+        "</tbody>\n</table></div>\n<p class=\"note\">{}{adaptive}</p>\n</section>\n",
         escape(crate::claims::INTERVAL_NOTE)
     );
 }

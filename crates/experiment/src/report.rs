@@ -277,7 +277,11 @@ pub fn write_all(
         description: &report.description,
         claims: claims
             .iter()
-            .map(|result| html::HtmlClaim { cells: crate::claims::cells(result), verdict: result.verdict.clone() })
+            .map(|result| html::HtmlClaim {
+                cells: crate::claims::cells(result),
+                verdict: result.verdict.clone(),
+                looks: result.looks,
+            })
             .collect(),
         tables: report
             .tables

@@ -41,6 +41,9 @@ pub struct RunOptions {
     /// finish and are stored, and the run ends with an error saying so (the Python module sets
     /// it on Ctrl-C).
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// With adaptive seeds: start no further look whose expected time would take this
+    /// invocation past this much wall time (the first look, and fixed seeds, always run).
+    pub budget: Option<std::time::Duration>,
     /// Runs each worker thread's whole life inside a wrapper of the embedding program's (the
     /// Python module keeps a Python thread state for the thread's lifetime, so that a Python
     /// policy's calls do not create and free one each).
@@ -123,6 +126,9 @@ pub struct ExperimentResult {
     pub files: Vec<String>,
     /// Each table's name and Markdown.
     pub tables: Vec<(String, String)>,
+    /// Whether adaptive seeds stopped before their claims were settled because the next look
+    /// would have taken the invocation past [`RunOptions::budget`].
+    pub budget_stopped: bool,
 }
 
 fn thread_pool(threads: usize, worker: Option<&WorkerWrapper>) -> Result<rayon::ThreadPool, ExperimentError> {
@@ -226,14 +232,39 @@ pub fn run_experiments(
     // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
     // results could not be kept either.
     let save_failed = std::sync::atomic::AtomicBool::new(false);
+    let started = std::time::Instant::now();
     // Rounds: everything fixed seeds need and the first look of adaptive seeds, then each
     // further look of the adaptive experiments whose claims are still open.
-    loop {
+    for round in 0.. {
         for slot in pending.iter_mut() {
             if let Ok(experiment) = slot
                 && let Err(error) = experiment.next_round(&pool, options, progress)
             {
                 *slot = Err(error);
+            }
+        }
+        if let Some(budget) = options.budget.filter(|_| round > 0) {
+            // Looks whose expected time fits what is left of the budget, cheapest first.
+            let threads = pool.current_num_threads().max(1) as f64;
+            let mut left = budget.as_secs_f64() - started.elapsed().as_secs_f64();
+            let mut looks: Vec<(f64, &mut Pending<'_>)> = pending
+                .iter_mut()
+                .filter_map(|slot| slot.as_mut().ok())
+                .filter(|pending| !pending.todo.is_empty())
+                .map(|pending| (pending.round_expected_s() / threads, pending))
+                .collect();
+            looks.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for (expected, pending) in looks {
+                if expected <= left {
+                    left -= expected;
+                } else {
+                    pending.stop_for_budget();
+                    progress(Progress::Warning(&format!(
+                        "{}: the look would take about {expected:.0} s more, past the budget ({:.0} s left): no more seeds; its open claims stay inconclusive",
+                        pending.experiment.name(),
+                        left.max(0.0)
+                    )));
+                }
             }
         }
         let ready: Vec<&Pending<'_>> = pending
@@ -351,6 +382,8 @@ struct Pending<'a> {
     /// Rounds started; no more once the experiment needs none.
     rounds: usize,
     finished: bool,
+    /// Whether the budget stopped its looks.
+    budget_stopped: bool,
 }
 
 impl<'a> Pending<'a> {
@@ -420,6 +453,7 @@ impl<'a> Pending<'a> {
             others,
             rounds: 0,
             finished: false,
+            budget_stopped: false,
         })
     }
 
@@ -475,9 +509,40 @@ impl<'a> Pending<'a> {
         for (key, workload) in &self.workloads {
             self.reports.insert(key.clone(), workload.report.clone());
         }
-        self.previous_times = plans.iter().map(|plan| self.previous.get(&plan.key).copied()).collect();
+        // A run without a time of its own is expected to take what its policy's runs at the
+        // same sweep point took under other seeds now (a look adds seeds to runs already run).
+        self.previous_times = plans
+            .iter()
+            .map(|plan| {
+                self.previous.get(&plan.key).copied().or_else(|| {
+                    let times: Vec<f64> = self
+                        .outcomes
+                        .values()
+                        .filter(|outcome| outcome.policy == plan.policy.to_string() && outcome.point == plan.point.0)
+                        .map(|outcome| outcome.wall_time_s)
+                        .collect();
+                    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+                })
+            })
+            .collect();
         self.todo = wanted;
         Ok(())
+    }
+
+    /// The expected seconds of this round's runs, one after another.
+    fn round_expected_s(&self) -> f64 {
+        let jobs: Vec<usize> =
+            self.todo.iter().map(|&plan| self.workloads[&self.plans[plan].workload_key].jobs.len()).collect();
+        expected_times(&self.previous_times, &jobs).iter().sum()
+    }
+
+    /// Drops this round's runs and ends the looks: the budget would not cover them.
+    fn stop_for_budget(&mut self) {
+        self.todo.clear();
+        self.previous_times.clear();
+        self.workloads.clear();
+        self.finished = true;
+        self.budget_stopped = true;
     }
 
     /// The adaptive procedure on the runs so far.
@@ -543,7 +608,7 @@ impl<'a> Pending<'a> {
     /// Writes the reports, or the shard's record.
     fn finish(mut self, options: &RunOptions) -> Result<ExperimentResult, ExperimentError> {
         let experiment = self.experiment;
-        let (ran, reused) = (self.ran, self.reused);
+        let (ran, reused, budget_stopped) = (self.ran, self.reused, self.budget_stopped);
         if let Some(selected) = options.shard {
             let record =
                 shard::ShardRecord { shard: selected, runs: self.plans.iter().map(|plan| plan.key.clone()).collect() };
@@ -562,6 +627,7 @@ impl<'a> Pending<'a> {
                 reused,
                 files: vec![name],
                 tables: Vec::new(),
+                budget_stopped: false,
             });
         }
         // With adaptive seeds, the reports show the runs the looks read.
@@ -601,6 +667,7 @@ impl<'a> Pending<'a> {
             reused,
             files: written.files,
             tables: written.tables,
+            budget_stopped,
         })
     }
 }
@@ -685,6 +752,7 @@ pub fn report_experiment(
         dir: store.dir().to_path_buf(),
         files: written.files,
         tables: written.tables,
+        budget_stopped: false,
     })
 }
 

@@ -65,6 +65,7 @@ fn run(
         known_checksums: schedlab_data::Sources::builtin().checksums(),
         strict_data: false,
         shard: None,
+        budget: None,
         cancel: Some(Arc::clone(&cancel)),
         worker: Some(WorkerWrapper(Arc::new(|body: &mut (dyn FnMut() + Send)| {
             // The thread keeps one Python thread state for its whole life: each call of a
