@@ -21,9 +21,14 @@ pub fn check(path: &Path) -> Result<()> {
         eprintln!("warning: data file differs from its recorded checksum: {line} (`run --strict` refuses it)");
     }
     let runs = experiment.runs().len();
+    let looks = experiment.adaptive.as_ref().map_or_else(String::new, |looks| {
+        let seeds: Vec<String> = looks.seeds.iter().map(u64::to_string).collect();
+        format!("; adaptive seeds: looks at {} seeds, the later ones only for the claims still open", seeds.join(", "))
+    });
     println!(
-        "{}: ok ({runs} runs: {} policies x {} seeds x {} sweep points)",
+        "{}: ok ({}{runs} runs: {} policies x {} seeds x {} sweep points{looks})",
         path.display(),
+        if looks.is_empty() { "" } else { "at most " },
         experiment.policies.len(),
         experiment.seeds.len(),
         runs / (experiment.policies.len() * experiment.seeds.len())

@@ -847,6 +847,15 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
             == Some(2)
     );
 
+    let output = schedlab().current_dir(&dir).args(["check", "adaptive.yaml"]).output().unwrap();
+    let (stdout, _) = text(&output);
+    assert!(
+        stdout.contains(
+            "ok (at most 36 runs: 3 policies x 12 seeds x 1 sweep points; adaptive seeds: looks at 4, 8, 12 seeds"
+        ),
+        "{stdout}"
+    );
+
     // An interval needs two seeds.
     std::fs::write(dir.join("bad.yaml"), ADAPTIVE.replace("min: 4", "min: 1")).unwrap();
     let output = schedlab().current_dir(&dir).args(["check", "bad.yaml"]).output().unwrap();
