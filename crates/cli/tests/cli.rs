@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{data_dir_with, schedlab, temp_dir, text};
+use common::{data_dir_with, schedlab, succeeds, temp_dir, text};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -656,14 +656,7 @@ fn reproduce_all_runs_every_spec_in_one_queue_resumes_and_gives_each_spec_its_ow
         std::fs::write(dir.join("experiments").join(format!("{name}.yaml")), format!("{spec}{claim}")).unwrap();
     }
     let all = |results: &str, threads: &str| {
-        let output = schedlab()
-            .current_dir(&dir)
-            .args(["reproduce", "all", "--threads", threads, "--results", results])
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&output);
-        assert!(output.status.success(), "{stderr}");
-        stdout
+        succeeds(&dir, &["reproduce", "all", "--threads", threads, "--results", results]).0
     };
     let stdout = all("two", "2");
     // 3 specs x 4 policies x 3 seeds x 1 rate.
@@ -693,9 +686,7 @@ fn reproduce_all_runs_every_spec_in_one_queue_resumes_and_gives_each_spec_its_ow
 
     // One thread, and each family on its own, give the same bytes.
     all("one", "1");
-    let output =
-        schedlab().current_dir(&dir).args(["reproduce", "fam", "--quiet", "--results", "fam"]).output().unwrap();
-    assert!(output.status.success(), "{}", text(&output).1);
+    succeeds(&dir, &["reproduce", "fam", "--quiet", "--results", "fam"]);
     for file in ["fam-light/runs.csv", "fam-heavy/runs.csv", "fam-light/claims.csv", "fam-claims.csv"] {
         let read = |results: &str| std::fs::read(dir.join(results).join(file)).unwrap();
         assert_eq!(read("two"), read("one"), "{file}");
@@ -726,14 +717,7 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
     let dir = temp_dir("adaptive");
     std::fs::write(dir.join("adaptive.yaml"), ADAPTIVE).unwrap();
     let run = |results: &str, threads: &str| {
-        let output = schedlab()
-            .current_dir(&dir)
-            .args(["run", "adaptive.yaml", "--threads", threads, "--results", results])
-            .output()
-            .unwrap();
-        let (stdout, stderr) = text(&output);
-        assert!(output.status.success(), "{stderr}");
-        (stdout, stderr)
+        succeeds(&dir, &["run", "adaptive.yaml", "--threads", threads, "--results", results])
     };
     let (stdout, stderr) = run("two", "2");
     // Looks at 4, 8 and 12 seeds (K = 3): all runs at 4, then only the open claims' runs.
@@ -782,12 +766,7 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
 
     // Shards: each runs its share of one look; `report` waits for the looks the claims need.
     let shard = |which: &str| {
-        let output = schedlab()
-            .current_dir(&dir)
-            .args(["run", "adaptive.yaml", "--quiet", "--results", "shards", "--shard", which])
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", text(&output).1);
+        succeeds(&dir, &["run", "adaptive.yaml", "--quiet", "--results", "shards", "--shard", which]);
     };
     let report = || {
         schedlab()
@@ -813,13 +792,7 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
     }
 
     // A budget that the first look already uses up: no more seeds, and the open claims named.
-    let output = schedlab()
-        .current_dir(&dir)
-        .args(["run", "adaptive.yaml", "--quiet", "--results", "budget", "--budget", "0.001s"])
-        .output()
-        .unwrap();
-    let (_, stderr) = text(&output);
-    assert!(output.status.success(), "{stderr}");
+    let (_, stderr) = succeeds(&dir, &["run", "adaptive.yaml", "--quiet", "--results", "budget", "--budget", "0.001s"]);
     assert!(
         stderr.contains("budget: adaptive stopped adding seeds before its claims were settled; inconclusive for want of them (2): FIFO JCT at most 52 h; LAS JCT is 15 h"),
         "{stderr}"
@@ -835,9 +808,7 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
         .collect();
     assert_eq!(verdicts, vec![("4", "holds"), ("4", "inconclusive"), ("4", "inconclusive")], "{csv}");
     // Without it, the looks go on from the stored runs.
-    let output =
-        schedlab().current_dir(&dir).args(["run", "adaptive.yaml", "--quiet", "--results", "budget"]).output().unwrap();
-    assert!(output.status.success(), "{}", text(&output).1);
+    succeeds(&dir, &["run", "adaptive.yaml", "--quiet", "--results", "budget"]);
     assert_eq!(
         std::fs::read(dir.join("budget/adaptive/claims.csv")).unwrap(),
         std::fs::read(dir.join("two/adaptive/claims.csv")).unwrap()

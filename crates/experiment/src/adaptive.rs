@@ -18,6 +18,7 @@
 //! the runner calls it to learn which runs the next look needs, and the reports to judge, so an
 //! interrupted procedure resumes from its stored runs and gives the same bytes.
 
+use crate::ExperimentError;
 use crate::claims::{ClaimResult, Unit};
 use crate::interval::Verdict;
 use crate::plan::RunPlan;
@@ -119,4 +120,17 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
         }
     }
     Replay { claims: finish(settled, latest), look: judged, used, next: Vec::new() }
+}
+
+/// [`replay`] with the proof-backed bounds of the stored runs' workloads built here, for the
+/// reports (the runner keeps its bounds across its rounds instead).
+///
+/// # Errors
+/// A bound that cannot be built ([`crate::relaxation::relaxations`]).
+pub fn replay_stored(experiment: &Experiment, outcomes: &[RunOutcome]) -> Result<Replay, ExperimentError> {
+    let keys: BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
+    let plans: Vec<RunPlan> = experiment.runs().into_iter().filter(|plan| keys.contains(plan.key.as_str())).collect();
+    let mut relaxations = Relaxations::new();
+    crate::relaxation::add_relaxations(experiment, &plans, &mut relaxations)?;
+    Ok(replay(experiment, outcomes, &relaxations))
 }

@@ -245,15 +245,8 @@ pub fn write_all(
     }
     let claims = match &experiment.adaptive {
         None => evaluate(experiment, outcomes, &crate::relaxation::relaxations(experiment)?),
-        Some(_) => {
-            // The bounds of the workloads of the runs the looks read, not of every seed up to max.
-            let keys: std::collections::BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
-            let plans: Vec<crate::plan::RunPlan> =
-                experiment.runs().into_iter().filter(|plan| keys.contains(plan.key.as_str())).collect();
-            let mut relaxations = crate::relaxation::Relaxations::new();
-            crate::relaxation::add_relaxations(experiment, &plans, &mut relaxations)?;
-            crate::adaptive::replay(experiment, outcomes, &relaxations).claims
-        }
+        // The bounds of the workloads of the runs the looks read, not of every seed up to max.
+        Some(_) => crate::adaptive::replay_stored(experiment, outcomes)?.claims,
     };
     if !report.claims.is_empty() {
         let markdown = crate::claims::markdown(&claims);

@@ -227,7 +227,7 @@ pub fn run_experiments(
     };
     let warn = |message: &str| progress(Progress::Warning(message));
     let mut pending: Vec<Result<Pending<'_>, ExperimentError>> =
-        experiments.iter().map(|experiment| Pending::prepare(experiment, options, &warn)).collect();
+        experiments.iter().map(|experiment| Pending::prepare(experiment, options, &pool, &warn)).collect();
     let done = AtomicUsize::new(0);
     // Once a result cannot be saved (a full disk, say), runs not yet started are skipped: their
     // results could not be kept either.
@@ -267,11 +267,13 @@ pub fn run_experiments(
                 }
             }
         }
-        let ready: Vec<&Pending<'_>> = pending
+        // The experiments with runs this round, and where each stands in `pending`.
+        let (positions, ready): (Vec<usize>, Vec<&Pending<'_>>) = pending
             .iter()
-            .filter_map(|pending| pending.as_ref().ok())
-            .filter(|pending| !pending.todo.is_empty())
-            .collect();
+            .enumerate()
+            .filter_map(|(position, pending)| pending.as_ref().ok().map(|pending| (position, pending)))
+            .filter(|(_, pending)| !pending.todo.is_empty())
+            .unzip();
         if ready.is_empty() {
             break;
         }
@@ -332,18 +334,14 @@ pub fn run_experiments(
                 });
             }
         });
-        let names: Vec<String> = ready.iter().map(|pending| pending.experiment.name().to_string()).collect();
         drop(ready);
         let failed = save_failed.load(Ordering::SeqCst);
-        for (name, runs) in names.into_iter().zip(slots) {
+        for (position, runs) in positions.into_iter().zip(slots) {
             let results = runs
                 .into_iter()
                 .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"));
-            let slot = pending
-                .iter_mut()
-                .find(|pending| pending.as_ref().is_ok_and(|pending| pending.experiment.name() == name))
-                .expect("the experiment is pending");
-            let experiment = slot.as_mut().expect("checked above");
+            let slot = &mut pending[position];
+            let experiment = slot.as_mut().expect("ready experiments are pending");
             if let Err(error) = experiment.take(results, failed) {
                 *slot = Err(error);
             }
@@ -373,6 +371,8 @@ struct Pending<'a> {
     todo: Vec<usize>,
     previous_times: Vec<Option<f64>>,
     workloads: BTreeMap<String, PreparedWorkload>,
+    /// With a shard: its workloads, built to weigh the runs, for its round to use.
+    prebuilt: BTreeMap<String, PreparedWorkload>,
     /// The reports of the workloads built so far, for the manifest.
     reports: BTreeMap<String, Vec<String>>,
     /// Proof-backed bounds of the workloads looked at so far (adaptive seeds with bounds).
@@ -392,6 +392,7 @@ impl<'a> Pending<'a> {
     fn prepare(
         experiment: &'a Experiment,
         options: &RunOptions,
+        pool: &rayon::ThreadPool,
         warn: &dyn Fn(&str),
     ) -> Result<Pending<'a>, ExperimentError> {
         let setup = &experiment.setup;
@@ -401,14 +402,16 @@ impl<'a> Pending<'a> {
         let identity = Identity::new(experiment, &options.known_checksums, options.strict_data, warn)?;
         let mut plans = experiment.runs();
         let mut others = BTreeMap::new();
+        let mut workloads = BTreeMap::new();
         if let Some(selected) = options.shard {
             // Every workload is built to weigh the runs, so that each shard computes the same split.
-            let pool = thread_pool(options.threads, None)?;
-            let workloads = build_workloads(&pool, experiment, &plans.iter().collect::<Vec<_>>())?;
+            workloads = build_workloads(pool, experiment, &plans.iter().collect::<Vec<_>>())?;
             let shard_of = shards_of(&plans, &workloads, selected.count);
             let (mine, theirs): (Vec<_>, Vec<_>) =
                 plans.into_iter().zip(shard_of).partition(|(_, shard)| *shard == selected.index);
             plans = mine.into_iter().map(|(plan, _)| plan).collect();
+            // The shard's own workloads stay built for its rounds.
+            workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
             // Adaptive seeds judge the looks on every shard's runs.
             if experiment.adaptive.is_some() {
                 for (plan, _) in theirs {
@@ -448,6 +451,7 @@ impl<'a> Pending<'a> {
             todo: Vec::new(),
             previous_times: Vec::new(),
             workloads: BTreeMap::new(),
+            prebuilt: workloads,
             reports: BTreeMap::new(),
             relaxations: crate::relaxation::Relaxations::new(),
             others,
@@ -505,7 +509,12 @@ impl<'a> Pending<'a> {
         };
         self.rounds += 1;
         let plans: Vec<&RunPlan> = wanted.iter().map(|&index| &self.plans[index]).collect();
-        self.workloads = build_workloads(pool, self.experiment, &plans)?;
+        let mut workloads = std::mem::take(&mut self.prebuilt);
+        workloads.retain(|key, _| plans.iter().any(|plan| plan.workload_key == *key));
+        let unbuilt: Vec<&RunPlan> =
+            plans.iter().copied().filter(|plan| !workloads.contains_key(&plan.workload_key)).collect();
+        workloads.extend(build_workloads(pool, self.experiment, &unbuilt)?);
+        self.workloads = workloads;
         for (key, workload) in &self.workloads {
             self.reports.insert(key.clone(), workload.report.clone());
         }
@@ -710,11 +719,7 @@ pub fn report_experiment(
     if experiment.adaptive.is_some() {
         // The runs the looks read, once every look the claims needed is stored.
         let found: Vec<RunOutcome> = stored.iter().flatten().cloned().collect();
-        let found_plans: Vec<RunPlan> =
-            plans.iter().zip(&stored).filter(|(_, run)| run.is_some()).map(|(plan, _)| plan.clone()).collect();
-        let mut relaxations = crate::relaxation::Relaxations::new();
-        crate::relaxation::add_relaxations(experiment, &found_plans, &mut relaxations)?;
-        let replay = crate::adaptive::replay(experiment, &found, &relaxations);
+        let replay = crate::adaptive::replay_stored(experiment, &found)?;
         if !replay.next.is_empty() {
             let keys: Vec<&str> = replay.next.iter().take(3).map(|plan| plan.key.as_str()).collect();
             return Err(ExperimentError::Incomplete(format!(

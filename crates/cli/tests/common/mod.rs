@@ -32,3 +32,12 @@ pub fn data_dir_with(file: &str) -> PathBuf {
 pub fn text(output: &Output) -> (String, String) {
     (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
 }
+
+/// Runs `schedlab ARGS` in `dir`; fails the test with its standard error unless it succeeds.
+/// Returns standard output and error.
+pub fn succeeds(dir: &Path, args: &[&str]) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_schedlab")).current_dir(dir).args(args).output().unwrap();
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "schedlab {}: {stderr}", args.join(" "));
+    (stdout, stderr)
+}
