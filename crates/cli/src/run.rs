@@ -22,8 +22,12 @@ pub fn check(path: &Path) -> Result<()> {
     }
     let runs = experiment.runs().len();
     let looks = experiment.adaptive.as_ref().map_or_else(String::new, |looks| {
-        let seeds: Vec<String> = looks.seeds.iter().map(u64::to_string).collect();
-        format!("; adaptive seeds: looks at {} seeds, the later ones only for the claims still open", seeds.join(", "))
+        let counts: Vec<String> = looks.counts.iter().map(u64::to_string).collect();
+        let unit = looks.unit_name();
+        format!(
+            "; adaptive {unit}: looks at {} {unit}, the later ones only for the claims still open",
+            counts.join(", ")
+        )
     });
     println!(
         "{}: ok ({}{runs} runs: {} policies x {} seeds x {} sweep points{looks})",
@@ -286,10 +290,10 @@ impl Bar {
                 self.bar.set_prefix(format!("{done}/{}", self.runs.load(Ordering::SeqCst)));
                 self.bar.inc((expected_s * BAR_UNITS_PER_SECOND).round() as u64);
             }
-            Progress::Look { experiment, seeds, open, runs } => {
+            Progress::Look { experiment, count, unit, open, runs } => {
                 if !self.quiet {
                     self.bar.suspend(|| {
-                        eprintln!("{experiment}: {open} claims open: {runs} runs take them to {seeds} seeds")
+                        eprintln!("{experiment}: {open} claims open: {runs} runs take them to {count} {unit}")
                     });
                 }
             }
@@ -416,8 +420,9 @@ fn summarize(
             .map(|claim| claim.claim.text.as_str())
             .collect();
         eprintln!(
-            "budget: {} stopped adding seeds before its claims were settled; inconclusive for want of them ({}): {}",
+            "budget: {} stopped adding {} before its claims were settled; inconclusive for want of them ({}): {}",
             experiment.name(),
+            experiment.adaptive.as_ref().map_or("seeds", |looks| looks.unit_name()),
             open.len(),
             open.join("; ")
         );

@@ -14,7 +14,13 @@
 //! A claim settled at a look keeps that look's verdict. The next look adds seeds only to the
 //! runs the claims still open read (their policies at their sweep points, every seed below the
 //! next look's count); claims whose units are workloads drawn from a trace gain nothing from
-//! seeds and are not extended. Everything here is a function of the stored runs ([`replay`]):
+//! seeds and are not extended by them.
+//!
+//! Adaptive episodes (`sweep: {episode: {from: F, min: N, max: M, settle: claims}}`) are the
+//! same procedure over the windows of an `episode` transform: the looks count episodes `F,
+//! F + 1, ...`, and only the claims whose units are those drawn workloads are extended. An
+//! episode is added to every policy at the open claims' sweep points (each policy replays the
+//! same window), so tables keep averaging the same episodes row by row. Everything here is a function of the stored runs ([`replay`]):
 //! the runner calls it to learn which runs the next look needs, and the reports to judge, so an
 //! interrupted procedure resumes from its stored runs and gives the same bytes.
 
@@ -27,7 +33,7 @@ use crate::resolve::Experiment;
 use crate::store::RunOutcome;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use crate::spec::{Looks, MAX_SEEDS};
+pub use crate::spec::{LookUnit, Looks, MAX_SEEDS};
 
 /// Where the procedure stands on the stored runs.
 #[derive(Clone, Debug)]
@@ -44,6 +50,17 @@ pub struct Replay {
     pub next: Vec<RunPlan>,
 }
 
+/// The run's position among the units the looks add (`0..max`): its seed, or its episode
+/// counted from `from`.
+fn position(looks: &Looks, plan: &RunPlan) -> u64 {
+    match looks.over {
+        LookUnit::Seeds => plan.seed,
+        LookUnit::Episodes { from } => {
+            plan.point.get(crate::axis::Axis::Episode).map_or(0, |episode| (episode as u64).saturating_sub(from))
+        }
+    }
+}
+
 /// Whether a verdict ends a claim's looks.
 pub fn settles(verdict: &Verdict) -> bool {
     matches!(verdict, Verdict::Holds | Verdict::Missed | Verdict::Unreachable { .. })
@@ -51,10 +68,15 @@ pub fn settles(verdict: &Verdict) -> bool {
 
 /// Whether a claim's value needs the run: one of the claim's policies at its sweep point, or
 /// there the policy finish-time fairness divides by (`fairness_reference`) for an `ftf_rho`
-/// claim.
+/// claim; with adaptive episodes, every policy at the claim's sweep point.
 fn needs(experiment: &Experiment, claim: &crate::resolve::Claim, plan: &RunPlan) -> bool {
     if crate::claims::reads(claim, plan) {
         return true;
+    }
+    // An episode is a workload every policy replays: it is added to all of them at the claim's
+    // points, so that a table's rows keep averaging the same episodes.
+    if let Some(Looks { over: LookUnit::Episodes { .. }, .. }) = experiment.adaptive {
+        return crate::claims::reads(&claim.with_policy(&plan.policy.to_string()), plan);
     }
     let Some(reference) = experiment.report.fairness_reference.as_deref() else { return false };
     claim.metric == crate::metric::Metric::FtfRho
@@ -73,7 +95,7 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
     let stored: BTreeMap<&str, &RunOutcome> = outcomes.iter().map(|outcome| (outcome.key.as_str(), outcome)).collect();
     // The first look runs everything the spec lists, at its seeds.
     let mut requested: BTreeSet<String> =
-        plans.iter().filter(|plan| plan.seed < looks.seeds[0]).map(|plan| plan.key.clone()).collect();
+        plans.iter().filter(|plan| position(looks, plan) < looks.counts[0]).map(|plan| plan.key.clone()).collect();
     let claims = &experiment.report.claims;
     let mut settled: Vec<Option<ClaimResult>> = vec![None; claims.len()];
     let mut latest: Vec<ClaimResult> = Vec::new();
@@ -85,7 +107,13 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
         }
         settled.into_iter().zip(latest).map(|(settled, latest)| settled.unwrap_or(latest)).collect()
     };
-    for (look, &seeds) in looks.seeds.iter().enumerate() {
+    // The claims the looks can settle: those whose units are what the looks add (seeds settle
+    // every claim but those whose units are drawn workloads; episodes only those).
+    let extends = |unit: Unit| match looks.over {
+        LookUnit::Seeds => unit != Unit::Workload,
+        LookUnit::Episodes { .. } => unit == Unit::Workload,
+    };
+    for (look, &count) in looks.counts.iter().enumerate() {
         let missing: Vec<RunPlan> = plans
             .iter()
             .filter(|plan| requested.contains(&plan.key) && !stored.contains_key(plan.key.as_str()))
@@ -94,8 +122,11 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
         if !missing.is_empty() {
             return Replay { claims: finish(settled, latest), look: judged, used, next: missing };
         }
-        let plans_now: Vec<RunPlan> =
-            plans.iter().filter(|plan| plan.seed < seeds && requested.contains(&plan.key)).cloned().collect();
+        let plans_now: Vec<RunPlan> = plans
+            .iter()
+            .filter(|plan| position(looks, plan) < count && requested.contains(&plan.key))
+            .cloned()
+            .collect();
         used = plans_now.iter().map(|plan| plan.key.clone()).collect();
         let outcomes_now: Vec<RunOutcome> = plans_now.iter().map(|plan| (*stored[plan.key.as_str()]).clone()).collect();
         latest = crate::claims::evaluate_plans(experiment, &plans_now, &outcomes_now, relaxations, looks.count());
@@ -105,16 +136,15 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
                 *slot = Some(result.clone());
             }
         }
-        // Claims seeds can settle: still open, with seeds as their units.
-        let open: Vec<usize> = (0..claims.len())
-            .filter(|&index| settled[index].is_none() && latest[index].unit != Unit::Workload)
-            .collect();
-        let Some(&next_seeds) = looks.seeds.get(look + 1) else { break };
+        // Claims more units can settle: still open, with the looks' units as theirs.
+        let open: Vec<usize> =
+            (0..claims.len()).filter(|&index| settled[index].is_none() && extends(latest[index].unit)).collect();
+        let Some(&next_count) = looks.counts.get(look + 1) else { break };
         if open.is_empty() {
             break;
         }
         for plan in &plans {
-            if plan.seed < next_seeds && open.iter().any(|&index| needs(experiment, &claims[index], plan)) {
+            if position(looks, plan) < next_count && open.iter().any(|&index| needs(experiment, &claims[index], plan)) {
                 requested.insert(plan.key.clone());
             }
         }

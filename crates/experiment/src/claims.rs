@@ -608,19 +608,31 @@ pub fn markdown(results: &[ClaimResult]) -> String {
         text.push_str(&format!("| {} |\n", cells(result).join(" | ")));
     }
     text.push_str(&format!("\n{}\n", INTERVAL_NOTE));
-    if let Some(looks) = results.iter().map(|result| result.looks).max().filter(|&looks| looks > 1) {
-        text.push_str(&format!("\n{}\n", adaptive_note(looks)));
+    if let Some(note) = adaptive_note(results.iter().map(|result| (result.looks, result.unit))) {
+        text.push_str(&format!("\n{note}\n"));
     }
     text
 }
 
-/// What claim tables add when seeds were added in looks.
-pub fn adaptive_note(looks: usize) -> String {
-    format!(
-        "Adaptive seeds: seeds were added in {looks} planned looks to the runs of the claims still open, and every \
-         look judged its intervals at 1 - 0.05/{looks} (times k for a best case): a claim keeps the verdict of the first \
-         look that settled it, and its units and n_seeds are that look's (docs/claims.md)."
-    )
+/// What claim tables add when seeds (or episodes) were added in looks, from each claim's planned
+/// looks and unit: `None` without looks.
+pub fn adaptive_note(claims: impl Iterator<Item = (usize, Unit)> + Clone) -> Option<String> {
+    let looks = claims.clone().map(|(looks, _)| looks).max().filter(|&looks| looks > 1)?;
+    // Claims whose units are drawn workloads had episodes added, the others seeds.
+    let episodes = claims.into_iter().any(|(looks, unit)| looks > 1 && unit == Unit::Workload);
+    Some(if episodes {
+        format!(
+            "Adaptive episodes: episodes were added in {looks} planned looks to the runs of the claims still open, and \
+             every look judged its intervals at 1 - 0.05/{looks} (times k for a best case): a claim keeps the verdict of \
+             the first look that settled it, and its units are that look's episodes (docs/claims.md)."
+        )
+    } else {
+        format!(
+            "Adaptive seeds: seeds were added in {looks} planned looks to the runs of the claims still open, and every \
+             look judged its intervals at 1 - 0.05/{looks} (times k for a best case): a claim keeps the verdict of the first \
+             look that settled it, and its units and n_seeds are that look's (docs/claims.md)."
+        )
+    })
 }
 
 /// How claim tables say their intervals were made.

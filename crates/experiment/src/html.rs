@@ -48,8 +48,10 @@ pub struct HtmlClaim {
     pub cells: [String; 12],
     /// Its verdict.
     pub verdict: crate::interval::Verdict,
-    /// The planned looks of adaptive seeds its error was split over (1 with fixed seeds).
+    /// The planned looks of adaptive seeds or episodes its error was split over (1 without).
     pub looks: usize,
+    /// Its units.
+    pub unit: crate::claims::Unit,
 }
 
 /// The row class of a verdict.
@@ -212,12 +214,8 @@ fn claims_section(html: &mut String, claims: &[HtmlClaim]) {
             .collect();
         let _ = writeln!(html, "<tr class=\"{}\">{cells}</tr>", verdict_class(&claim.verdict));
     }
-    let adaptive = claims
-        .iter()
-        .map(|claim| claim.looks)
-        .max()
-        .filter(|&looks| looks > 1)
-        .map(|looks| format!("</p>\n<p class=\"note\">{}", escape(&crate::claims::adaptive_note(looks))))
+    let adaptive = crate::claims::adaptive_note(claims.iter().map(|claim| (claim.looks, claim.unit)))
+        .map(|note| format!("</p>\n<p class=\"note\">{}", escape(&note)))
         .unwrap_or_default();
     let _ = write!(
         html,

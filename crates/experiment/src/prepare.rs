@@ -33,6 +33,16 @@ impl SpecSource {
             None => self.origin.clone(),
         }
     }
+
+    /// As [`SpecSource::locate`], the first line containing `needle` at or after the first
+    /// containing `anchor` (a key under a section: `sweep:`, then the axis).
+    pub fn locate_after(&self, anchor: &str, needle: &str) -> String {
+        let start = self.text.lines().position(|line| line.contains(anchor)).unwrap_or(0);
+        match self.text.lines().skip(start).position(|line| line.contains(needle)) {
+            Some(index) => format!("{}:{}", self.origin, start + index + 1),
+            None => self.locate(needle),
+        }
+    }
 }
 
 /// Resolves a data file, or explains where it was looked for and where to get it, pointing at
@@ -252,7 +262,7 @@ impl Setup {
         if let Some(trace) = &spec.workload.trace {
             match spec.sweep.get(&Axis::TraceIndex) {
                 Some(indices) => {
-                    for &index in indices {
+                    for index in indices.values() {
                         file(&trace_path(&trace.path, index))?;
                     }
                 }

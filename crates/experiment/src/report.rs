@@ -274,6 +274,7 @@ pub fn write_all(
                 cells: crate::claims::cells(result),
                 verdict: result.verdict.clone(),
                 looks: result.looks,
+                unit: result.unit,
             })
             .collect(),
         tables: report

@@ -7,7 +7,9 @@ use crate::axis::{Applies, Axis, Parameter, parse_parameter};
 use crate::metric::Metric;
 use crate::plan::{RunPlan, expand};
 use crate::prepare::{Setup, SpecSource};
-use crate::spec::{ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, Seeds, SimSection};
+use crate::spec::{
+    AxisValues, ClaimSpec, ClusterSection, ExperimentSpec, PerfSection, PlotSpec, PolicyName, Seeds, SimSection,
+};
 use schedlab_core::DataDir;
 use schedlab_sim::MeasurementWindow;
 use schedlab_trace::Transform;
@@ -257,7 +259,8 @@ impl Experiment {
                         format!("seeds: max {}: at most {} seeds", adaptive.max, crate::spec::MAX_SEEDS),
                     ));
                 }
-                ((0..adaptive.max).collect(), Some(crate::spec::Looks::planned(adaptive.min, adaptive.max)))
+                let looks = crate::spec::Looks::planned(adaptive.min, adaptive.max, crate::spec::LookUnit::Seeds);
+                ((0..adaptive.max).collect(), Some(looks))
             }
         };
         if seeds.is_empty() {
@@ -273,7 +276,46 @@ impl Experiment {
         if let Some(seed) = seeds.iter().find(|seed| !seen.insert(**seed)) {
             return Err(fail("seeds", format!("seeds: {seed} is listed twice")));
         }
-        let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.clone())).collect();
+        let mut adaptive = adaptive;
+        for (axis, values) in &spec.sweep {
+            let AxisValues::Adaptive(episodes) = values else { continue };
+            let fail =
+                |message: String| ExperimentError::Spec { path: source.locate_after("sweep:", axis.name()), message };
+            if *axis != Axis::Episode {
+                return Err(fail(format!(
+                    "sweep: '{axis}' takes a list of values; only `episode` may be added until claims settle"
+                )));
+            }
+            if adaptive.is_some() {
+                return Err(fail(
+                    "sweep: adaptive episodes with adaptive seeds: choose one (seeds: a list, or episode: a list)"
+                        .into(),
+                ));
+            }
+            if spec.population == crate::spec::Population::Fixed {
+                return Err(fail(
+                    "sweep: adaptive episodes with `population: fixed`: a fixed set of workloads is replayed whole, so \
+                     its claims' units are seeds; add seeds instead"
+                        .into(),
+                ));
+            }
+            if episodes.min < 2 || episodes.max < episodes.min {
+                return Err(fail(format!(
+                    "sweep: episode: min {} and max {}: expected 2 <= min <= max (an interval needs two episodes)",
+                    episodes.min, episodes.max
+                )));
+            }
+            if episodes.max > crate::spec::MAX_SEEDS {
+                return Err(fail(format!(
+                    "sweep: episode: max {}: at most {} episodes",
+                    episodes.max,
+                    crate::spec::MAX_SEEDS
+                )));
+            }
+            let over = crate::spec::LookUnit::Episodes { from: episodes.from };
+            adaptive = Some(crate::spec::Looks::planned(episodes.min, episodes.max, over));
+        }
+        let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.values())).collect();
         let generator = spec.workload.generator.is_some();
         for (axis, values) in &axes {
             if values.is_empty() {

@@ -90,13 +90,15 @@ pub enum Progress<'a> {
         /// Its expected seconds, in the units of [`Progress::Started`]'s `expected_s`.
         expected_s: f64,
     },
-    /// An experiment with adaptive seeds starts a look: `open` claims are not settled yet, and
-    /// `runs` runs take their runs to `seeds` seeds.
+    /// An experiment with adaptive seeds or episodes starts a look: `open` claims are not
+    /// settled yet, and `runs` runs take their runs to `count` seeds or episodes (`unit`).
     Look {
         /// The experiment's name.
         experiment: &'a str,
-        /// The look's seeds.
-        seeds: u64,
+        /// The look's seeds or episodes.
+        count: u64,
+        /// What the looks add: "seeds" or "episodes".
+        unit: &'static str,
         /// Claims not settled by the looks before (all of them at the first).
         open: usize,
         /// Runs the look adds.
@@ -260,9 +262,10 @@ pub fn run_experiments(
                 } else {
                     pending.stop_for_budget();
                     progress(Progress::Warning(&format!(
-                        "{}: the look would take about {expected:.0} s more, past the budget ({:.0} s left): no more seeds; its open claims stay inconclusive",
+                        "{}: the look would take about {expected:.0} s more, past the budget ({:.0} s left): no more {}; its open claims stay inconclusive",
                         pending.experiment.name(),
-                        left.max(0.0)
+                        left.max(0.0),
+                        pending.experiment.adaptive.as_ref().map_or("seeds", |looks| looks.unit_name())
                     )));
                 }
             }
@@ -500,7 +503,8 @@ impl<'a> Pending<'a> {
                 };
                 progress(Progress::Look {
                     experiment: self.experiment.name(),
-                    seeds: looks.seeds[look.min(looks.count() - 1)],
+                    count: looks.counts[look.min(looks.count() - 1)],
+                    unit: looks.unit_name(),
                     open,
                     runs: wanted.len(),
                 });
@@ -519,7 +523,16 @@ impl<'a> Pending<'a> {
             self.reports.insert(key.clone(), workload.report.clone());
         }
         // A run without a time of its own is expected to take what its policy's runs at the
-        // same sweep point took under other seeds now (a look adds seeds to runs already run).
+        // same sweep point took under other seeds now (a look adds seeds to runs already run;
+        // with adaptive episodes, the same point but for the episode).
+        let episodes = matches!(
+            self.experiment.adaptive,
+            Some(crate::spec::Looks { over: crate::spec::LookUnit::Episodes { .. }, .. })
+        );
+        let same_point = |a: &[(String, f64)], b: &[(String, f64)]| {
+            let skip = |(name, _): &&(String, f64)| !(episodes && name == crate::axis::Axis::Episode.name());
+            a.iter().filter(skip).eq(b.iter().filter(skip))
+        };
         self.previous_times = plans
             .iter()
             .map(|plan| {
@@ -527,7 +540,9 @@ impl<'a> Pending<'a> {
                     let times: Vec<f64> = self
                         .outcomes
                         .values()
-                        .filter(|outcome| outcome.policy == plan.policy.to_string() && outcome.point == plan.point.0)
+                        .filter(|outcome| {
+                            outcome.policy == plan.policy.to_string() && same_point(&outcome.point, &plan.point.0)
+                        })
                         .map(|outcome| outcome.wall_time_s)
                         .collect();
                     (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
@@ -716,16 +731,17 @@ pub fn report_experiment(
     let mut plans = experiment.runs();
     let mut stored: Vec<Option<RunOutcome>> =
         plans.iter().map(|plan| store.load(&plan.key, &identity.run_hash(&experiment.setup, plan))).collect();
-    if experiment.adaptive.is_some() {
+    if let Some(looks) = &experiment.adaptive {
         // The runs the looks read, once every look the claims needed is stored.
         let found: Vec<RunOutcome> = stored.iter().flatten().cloned().collect();
         let replay = crate::adaptive::replay_stored(experiment, &found)?;
         if !replay.next.is_empty() {
             let keys: Vec<&str> = replay.next.iter().take(3).map(|plan| plan.key.as_str()).collect();
             return Err(ExperimentError::Incomplete(format!(
-                "{}: the next look of adaptive seeds needs {} runs that are not stored ({}{}): run the experiment, or \
+                "{}: the next look of adaptive {} needs {} runs that are not stored ({}{}): run the experiment, or \
                  each of its shards again (a shard runs its share of one look)",
                 store.dir().display(),
+                looks.unit_name(),
                 replay.next.len(),
                 keys.join(", "),
                 if replay.next.len() > 3 { ", ..." } else { "" }

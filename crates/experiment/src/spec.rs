@@ -99,28 +99,51 @@ pub struct AdaptiveSeeds {
 /// Most seeds adaptive seeds may reach.
 pub const MAX_SEEDS: u64 = 1000;
 
-/// The planned looks of adaptive seeds: the number of seeds at each (see the `adaptive` module).
+/// The planned looks of adaptive seeds or episodes: how many units (seeds or episodes) each
+/// look has (see the `adaptive` module).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Looks {
-    /// Seeds at each look, increasing; the first is `min`, the last `max`.
-    pub seeds: Vec<u64>,
+    /// Units at each look, increasing; the first is `min`, the last `max`.
+    pub counts: Vec<u64>,
+    /// What the looks add.
+    pub over: LookUnit,
+}
+
+/// What adaptive looks add to the runs of the claims still open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LookUnit {
+    /// Seeds `0, 1, ...` (`seeds: {min, max, settle}`).
+    Seeds,
+    /// Episodes `from, from + 1, ...` (`sweep: {episode: {from, min, max, settle}}`).
+    Episodes {
+        /// The first episode's index.
+        from: u64,
+    },
 }
 
 impl Looks {
-    /// `min`, then twice as many seeds each time, the last look at `max`.
-    pub fn planned(min: u64, max: u64) -> Looks {
-        let mut seeds = vec![min];
-        while let Some(&last) = seeds.last()
+    /// `min`, then twice as many units each time, the last look at `max`.
+    pub fn planned(min: u64, max: u64, over: LookUnit) -> Looks {
+        let mut counts = vec![min];
+        while let Some(&last) = counts.last()
             && last < max
         {
-            seeds.push((2 * last).min(max));
+            counts.push((2 * last).min(max));
         }
-        Looks { seeds }
+        Looks { counts, over }
+    }
+
+    /// What the looks add, plural: "seeds" or "episodes".
+    pub fn unit_name(&self) -> &'static str {
+        match self.over {
+            LookUnit::Seeds => "seeds",
+            LookUnit::Episodes { .. } => "episodes",
+        }
     }
 
     /// How many looks are planned (the `K` the error is split over).
     pub fn count(&self) -> usize {
-        self.seeds.len()
+        self.counts.len()
     }
 }
 
@@ -207,7 +230,73 @@ impl std::fmt::Display for PolicyName {
 /// Sweep axes ([`Axis`]) with their values. Only these keys take lists: the rest of the spec
 /// stays strictly typed, so a list where a number belongs is an error at its line rather than
 /// a silent axis.
-pub type Sweep = BTreeMap<Axis, Vec<f64>>;
+pub type Sweep = BTreeMap<Axis, AxisValues>;
+
+/// One sweep axis's values: a list, or (for `episode` only) episodes added until the claims
+/// are settled.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AxisValues {
+    /// These values.
+    List(Vec<f64>),
+    /// Episodes `from, from + 1, ...`: `min` of them at the first look, then more in planned
+    /// looks up to `max`, each look adding episodes only to the runs the claims still open read
+    /// (see the `adaptive` module).
+    Adaptive(AdaptiveEpisodes),
+}
+
+impl AxisValues {
+    /// Every value the axis may take (with adaptive episodes: up to `max` of them).
+    pub fn values(&self) -> Vec<f64> {
+        match self {
+            AxisValues::List(values) => values.clone(),
+            AxisValues::Adaptive(adaptive) => (0..adaptive.max).map(|index| (adaptive.from + index) as f64).collect(),
+        }
+    }
+}
+
+impl From<Vec<f64>> for AxisValues {
+    fn from(values: Vec<f64>) -> AxisValues {
+        AxisValues::List(values)
+    }
+}
+
+/// `episode: {from: 0, min: 10, max: 80, settle: claims}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveEpisodes {
+    /// The first episode's index.
+    #[serde(default)]
+    pub from: u64,
+    /// Episodes of the first look (every run of the spec has them).
+    pub min: u64,
+    /// Most episodes any run gets.
+    pub max: u64,
+    /// What decides when to stop: the claims.
+    pub settle: Settle,
+}
+
+impl<'de> Deserialize<'de> for AxisValues {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<AxisValues, D::Error> {
+        struct ValuesVisitor;
+        impl<'de> serde::de::Visitor<'de> for ValuesVisitor {
+            type Value = AxisValues;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str(
+                    "a list of values, as in scale_rate: [1, 2, 4], or episode: {from: 0, min: 10, max: 80, settle: claims}",
+                )
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, sequence: A) -> Result<AxisValues, A::Error> {
+                Vec::<f64>::deserialize(serde::de::value::SeqAccessDeserializer::new(sequence)).map(AxisValues::List)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<AxisValues, A::Error> {
+                AdaptiveEpisodes::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(AxisValues::Adaptive)
+            }
+        }
+        deserializer.deserialize_any(ValuesVisitor)
+    }
+}
 
 /// The cluster: exactly one of the forms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -190,3 +190,95 @@ fn a_best_case_claim_takes_the_extreme_ratio_over_baselines_and_sweep_points() {
     .to_string();
     assert!(error.contains("policy 'sjf' is not in policies"), "{error}");
 }
+
+/// Philly windows of 256 jobs, episodes 5, 6, ... added in looks at 3, 6 and 12.
+const ADAPTIVE_EPISODES: &str = "name: episodes
+workload:
+  trace: {format: philly-pollux, path: philly/philly-pollux.csv}
+  transforms: [dedup, sort, {window: {from: \"2017-10-07\", to: \"2017-12-01\"}}, {episode: {jobs: 256}}]
+  model: rigid
+cluster:
+  nodes: [{gpu_type: p100, gpus: 2, count: 16}, {gpu_type: p100, gpus: 8, count: 20}]
+perf: rigid
+policies: [rltune-fcfs, rltune-sjf, rltune-f1]
+seeds: [0, 1]
+sweep:
+  scale_rate: [1, 4]
+  episode: {from: 5, min: 3, max: 12, settle: claims}
+tables:
+  - {name: bsld, metric: avg_bounded_slowdown, rows: policy, columns: scale_rate}
+claims:
+  - {source: Test, text: SJF bsld ratio, metric: avg_bounded_slowdown, ratio: [rltune-sjf, rltune-fcfs], at: {scale_rate: 4}, expected: 0.5, tolerance: 0.9}
+  - {source: Test, text: F1 jct ratio, metric: avg_jct_hours, ratio: [rltune-f1, rltune-fcfs], at: {scale_rate: 1}, expected: 1.0, tolerance: 0.02}
+  - {source: Test, text: FCFS utilisation, metric: utilization, policy: rltune-fcfs, at: {scale_rate: 4}, expected: 0.3, tolerance: 0.5}
+";
+
+#[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
+fn adaptive_episodes_add_windows_to_every_policy_at_the_open_claims_points_and_resume() {
+    schedlab_core::datadir::test_data_file(&crate::common::root(), "philly/philly-pollux.csv");
+    let dir = temp_dir("adaptive-episodes");
+    let two = run(ADAPTIVE_EPISODES, &dir.join("two"), 2).unwrap();
+    // Windows per (policy, scale_rate), counting distinct episodes over both seeds.
+    let windows = |policy: &str, scale: f64| {
+        let mut episodes: Vec<u64> = two
+            .outcomes
+            .iter()
+            .filter(|outcome| outcome.policy == policy && outcome.point[0].1 == scale)
+            .map(|outcome| outcome.point[1].1 as u64)
+            .collect();
+        episodes.sort_unstable();
+        episodes.dedup();
+        episodes
+    };
+    // The F1 claim (scale 1) settles at the first look; the other two read scale 4, where every
+    // policy (not only the claims' own) gets episodes 5 to 16.
+    for policy in ["rltune-fcfs", "rltune-sjf", "rltune-f1"] {
+        assert_eq!(windows(policy, 1.0), vec![5, 6, 7], "{policy}");
+        assert_eq!(windows(policy, 4.0), (5..17).collect::<Vec<u64>>(), "{policy}");
+    }
+    assert_eq!(two.ran, 90);
+    // Each claim judged on the episodes of the look that settled it (or the last), split over
+    // the three planned looks.
+    let judged: Vec<(&str, usize, usize, &str)> = two
+        .claims
+        .iter()
+        .map(|claim| {
+            let units = claim.estimate.as_ref().map_or(0, |estimate| estimate.n);
+            (claim.claim.text.as_str(), units, claim.looks, claim.verdict.name())
+        })
+        .collect();
+    assert_eq!(
+        judged,
+        vec![
+            ("SJF bsld ratio", 12, 3, "missed"),
+            ("F1 jct ratio", 3, 3, "holds"),
+            ("FCFS utilisation", 12, 3, "inconclusive")
+        ]
+    );
+    let csv = std::fs::read_to_string(dir.join("two/episodes/claims.csv")).unwrap();
+    let level = (1.0 - 0.05 / 3.0f64).to_string();
+    assert!(csv.lines().skip(1).all(|line| line.contains(&format!(",{level},"))), "{csv}");
+
+    // Interrupted: a rerun computes the lost runs only, and one thread gives the same bytes.
+    let lost: Vec<_> = crate::common::stored_runs(&dir.join("two"), "episodes")
+        .into_iter()
+        .filter(|path| path.to_string_lossy().contains("episode=16"))
+        .collect();
+    assert_eq!(lost.len(), 6, "three policies x two seeds at scale 4: {lost:?}");
+    for path in &lost {
+        std::fs::remove_file(path).unwrap();
+    }
+    let again = run(ADAPTIVE_EPISODES, &dir.join("two"), 2).unwrap();
+    assert_eq!((again.ran, again.reused), (6, 84));
+    run(ADAPTIVE_EPISODES, &dir.join("one"), 1).unwrap();
+    for file in ["runs.csv", "claims.csv", "bsld.csv", "claims.md"] {
+        let read = |results: &str| std::fs::read(dir.join(results).join("episodes").join(file)).unwrap();
+        assert_eq!(read("two"), read("one"), "{file}");
+    }
+    let note = std::fs::read_to_string(dir.join("two/episodes/claims.md")).unwrap();
+    assert!(note.contains("Adaptive episodes: episodes were added in 3 planned looks"), "{note}");
+}

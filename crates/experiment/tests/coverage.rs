@@ -185,8 +185,8 @@ fn adaptive_seeds_keep_a_verdicts_error_at_most_5_percent_however_often_they_loo
     // (inside it, where a false "missed" is likeliest) or just outside (a false "holds"): the
     // procedure at 1 - 0.05 / 5 per look must err at most 5% of the time; at 95% per look
     // (looking without splitting the error) it errs more.
-    let looks = schedlab_experiment::spec::Looks::planned(3, 40);
-    assert_eq!(looks.seeds, vec![3, 6, 12, 24, 40]);
+    let looks = schedlab_experiment::spec::Looks::planned(3, 40, schedlab_experiment::spec::LookUnit::Seeds);
+    assert_eq!(looks.counts, vec![3, 6, 12, 24, 40]);
     let mut draws = Draws(63);
     let mut failures = Vec::new();
     let mut naive_worst: f64 = 0.0;
@@ -198,13 +198,13 @@ fn adaptive_seeds_keep_a_verdicts_error_at_most_5_percent_however_often_they_loo
         let replications = REPLICATIONS / 4;
         for _ in 0..replications {
             let stream = sample(&mut draws, population, 40);
-            let (verdict, used) = sequential(&stream, &looks.seeds, looks.count(), &on_edge);
+            let (verdict, used) = sequential(&stream, &looks.counts, looks.count(), &on_edge);
             false_miss += usize::from(verdict == Verdict::Missed);
             units += used;
             false_hold +=
-                usize::from(sequential(&stream, &looks.seeds, looks.count(), &just_outside).0 == Verdict::Holds);
-            naive_false_miss += usize::from(sequential(&stream, &looks.seeds, 1, &on_edge).0 == Verdict::Missed);
-            naive_false_hold += usize::from(sequential(&stream, &looks.seeds, 1, &just_outside).0 == Verdict::Holds);
+                usize::from(sequential(&stream, &looks.counts, looks.count(), &just_outside).0 == Verdict::Holds);
+            naive_false_miss += usize::from(sequential(&stream, &looks.counts, 1, &on_edge).0 == Verdict::Missed);
+            naive_false_hold += usize::from(sequential(&stream, &looks.counts, 1, &just_outside).0 == Verdict::Holds);
         }
         let share = |count: usize| count as f64 / replications as f64;
         println!(

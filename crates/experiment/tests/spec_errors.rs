@@ -259,3 +259,19 @@ fn a_ci95_table_that_pools_another_axis_is_refused() {
     );
     assert!(parse(&shown).is_ok());
 }
+
+#[test]
+fn adaptive_episodes_are_refused_where_they_cannot_settle_claims() {
+    let message = error(&SMALL.replace("rate_per_hour: [0.5, 1.0]", "rate_per_hour: {min: 2, max: 4, settle: claims}"));
+    assert!(message.contains("only `episode` may be added until claims settle"), "{message}");
+    assert!(message.contains("spec.yaml:10"), "{message}");
+    let episodes = SMALL.replace("rate_per_hour: [0.5, 1.0]", "episode: {min: 3, max: 12, settle: claims}");
+    let message = error(&episodes.replace("seeds: [0, 1]", "seeds: {min: 3, max: 6, settle: claims}"));
+    assert!(message.contains("adaptive episodes with adaptive seeds: choose one"), "{message}");
+    let message = error(&format!("{episodes}population: fixed\n"));
+    assert!(message.contains("adaptive episodes with `population: fixed`"), "{message}");
+    let message = error(&episodes.replace("min: 3", "min: 1"));
+    assert!(message.contains("min 1 and max 12: expected 2 <= min <= max"), "{message}");
+    let message = error(&episodes.replace("{min: 3, max: 12, settle: claims}", "{min: 3, max: 12}"));
+    assert!(message.contains("missing field `settle`"), "{message}");
+}
