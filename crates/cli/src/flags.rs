@@ -246,6 +246,10 @@ pub struct TrainRltuneArgs {
     /// Normalise advantages over the decisions with more than one job to choose from only.
     #[arg(long)]
     pub normalise_multi_choice: bool,
+    /// GAE's lambda, between 0 and 1 (the authors: 0.97). At 1 every decision's advantage is
+    /// its episode's reward minus the critic's value of its own state.
+    #[arg(long)]
+    pub lambda: Option<f64>,
 }
 
 /// `schedlab data ...`.

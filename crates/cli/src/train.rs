@@ -55,8 +55,14 @@ pub fn rltune(args: &TrainRltuneArgs) -> Result<()> {
         .map(schedlab_rltune_train::WindowFilter::parse)
         .transpose()
         .map_err(|e| anyhow::anyhow!("--filter: {e}"))?;
+    let lambda = match args.lambda {
+        Some(lambda) if !(0.0..=1.0).contains(&lambda) => anyhow::bail!("--lambda {lambda}: expected 0 to 1"),
+        Some(lambda) => lambda,
+        None => defaults.lambda,
+    };
     let config = schedlab_rltune_train::TrainConfig {
         seed: args.seed,
+        lambda,
         epochs: args.epochs.unwrap_or(setting.epochs),
         trajectories: args.trajectories,
         batch_job_slice: args.slice.unwrap_or(setting.slice),

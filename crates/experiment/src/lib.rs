@@ -43,7 +43,7 @@ pub use error::ExperimentError;
 pub use resolve::Experiment;
 pub use runner::{
     Progress, RunOptions, WorkerWrapper, data_file_hashes, modified_data_files, no_progress, preflight,
-    report_experiment, run_experiment, run_experiments, run_single,
+    report_experiment, run_experiment, run_experiments, run_single, run_single_with_jobs,
 };
 pub use shard::Shard;
 pub use spec::ExperimentSpec;

@@ -34,10 +34,14 @@ impl SpecSource {
         }
     }
 
-    /// As [`SpecSource::locate`], the first line containing `needle` at or after the first
-    /// containing `anchor` (a key under a section: `sweep:`, then the axis).
-    pub fn locate_after(&self, anchor: &str, needle: &str) -> String {
-        let start = self.text.lines().position(|line| line.contains(anchor)).unwrap_or(0);
+    /// As [`SpecSource::locate`], the first line containing `needle` at or after the line that
+    /// opens the top-level section `section` (`sweep:` in YAML, `"sweep":` in a dict's JSON).
+    pub fn locate_after(&self, section: &str, needle: &str) -> String {
+        let opens = |line: &str| {
+            let line = line.trim_start();
+            line.starts_with(&format!("{section}:")) || line.starts_with(&format!("\"{section}\":"))
+        };
+        let start = self.text.lines().position(opens).unwrap_or(0);
         match self.text.lines().skip(start).position(|line| line.contains(needle)) {
             Some(index) => format!("{}:{}", self.origin, start + index + 1),
             None => self.locate(needle),

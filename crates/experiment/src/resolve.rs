@@ -280,7 +280,7 @@ impl Experiment {
         for (axis, values) in &spec.sweep {
             let AxisValues::Adaptive(episodes) = values else { continue };
             let fail =
-                |message: String| ExperimentError::Spec { path: source.locate_after("sweep:", axis.name()), message };
+                |message: String| ExperimentError::Spec { path: source.locate_after("sweep", axis.name()), message };
             if *axis != Axis::Episode {
                 return Err(fail(format!(
                     "sweep: '{axis}' takes a list of values; only `episode` may be added until claims settle"
@@ -317,22 +317,27 @@ impl Experiment {
         }
         let axes: Vec<(Axis, Vec<f64>)> = spec.sweep.iter().map(|(axis, values)| (*axis, values.values())).collect();
         let generator = spec.workload.generator.is_some();
+        // A sweep axis's errors point at its line under `sweep`, not at the same word elsewhere.
+        let fail_axis = |needle: &str, message: String| ExperimentError::Spec {
+            path: source.locate_after("sweep", needle),
+            message,
+        };
         for (axis, values) in &axes {
             if values.is_empty() {
-                return Err(fail(axis.name(), format!("sweep: '{axis}' has no values")));
+                return Err(fail_axis(axis.name(), format!("sweep: '{axis}' has no values")));
             }
             for (index, value) in values.iter().enumerate() {
-                axis.check(*value).map_err(|message| fail(axis.name(), message))?;
+                axis.check(*value).map_err(|message| fail_axis(axis.name(), message))?;
                 if values[..index].contains(value) {
-                    return Err(fail(axis.name(), format!("sweep: '{axis}' lists {value} twice")));
+                    return Err(fail_axis(axis.name(), format!("sweep: '{axis}' lists {value} twice")));
                 }
             }
             match axis.applies_to() {
                 Applies::Generator if !generator => {
-                    return Err(fail(axis.name(), format!("sweep: '{axis}' applies to a generator workload")));
+                    return Err(fail_axis(axis.name(), format!("sweep: '{axis}' applies to a generator workload")));
                 }
                 Applies::Trace if generator => {
-                    return Err(fail(axis.name(), format!("sweep: '{axis}' applies to a trace workload")));
+                    return Err(fail_axis(axis.name(), format!("sweep: '{axis}' applies to a trace workload")));
                 }
                 _ => {}
             }

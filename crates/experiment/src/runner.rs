@@ -858,8 +858,21 @@ pub fn run_single(
     plan: &RunPlan,
     check_invariants: bool,
 ) -> Result<RunOutcome, ExperimentError> {
+    run_single_with_jobs(experiment, plan, check_invariants).map(|(outcome, _)| outcome)
+}
+
+/// [`run_single`] with every job's record (all jobs of the workload, in id order; the
+/// measurement window decides which the metrics count), which stored runs do not keep.
+///
+/// # Errors
+/// As [`run_single`].
+pub fn run_single_with_jobs(
+    experiment: &Experiment,
+    plan: &RunPlan,
+    check_invariants: bool,
+) -> Result<(RunOutcome, Vec<JobRecord>), ExperimentError> {
     let workload = experiment.setup.workload(&experiment.inputs.workload, plan)?;
-    run_one(experiment, &workload, plan, String::new(), check_invariants)
+    run_one_with_jobs(experiment, &workload, plan, String::new(), check_invariants)
 }
 
 /// Every check one run makes before it simulates, with the same errors: the policy builds, its
@@ -973,6 +986,17 @@ fn run_one(
     content_hash: String,
     check_invariants: bool,
 ) -> Result<RunOutcome, ExperimentError> {
+    run_one_with_jobs(experiment, workload, plan, content_hash, check_invariants).map(|(outcome, _)| outcome)
+}
+
+/// [`run_one`] with the jobs' records.
+fn run_one_with_jobs(
+    experiment: &Experiment,
+    workload: &PreparedWorkload,
+    plan: &RunPlan,
+    content_hash: String,
+    check_invariants: bool,
+) -> Result<(RunOutcome, Vec<JobRecord>), ExperimentError> {
     let started = Instant::now();
     let setup = &experiment.setup;
     let (config, validated) = validate_run(experiment, workload, plan, check_invariants)?;
@@ -1060,7 +1084,7 @@ fn run_one(
         .filter(|record| config.window.contains(record.id, schedlab_core::Time::from_secs(record.arrival)))
         .filter_map(|record| Some((record.id, record.jct?)))
         .collect();
-    Ok(RunOutcome {
+    let outcome = RunOutcome {
         format: crate::store::STORE_FORMAT,
         key: plan.key.clone(),
         policy: plan.policy.to_string(),
@@ -1074,7 +1098,8 @@ fn run_one(
         solver,
         policy_report,
         allocations,
-    })
+    };
+    Ok((outcome, records))
 }
 
 /// Total busy GPUs sampled at `points` evenly spaced times, as `(hours, GPUs)`.

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use schedlab_core::DataDir;
 use schedlab_experiment::metric::Metric;
-use schedlab_experiment::{Experiment, Progress, RunOptions, WorkerWrapper, run_experiment, run_single};
+use schedlab_experiment::{Experiment, Progress, RunOptions, WorkerWrapper, run_experiment, run_single_with_jobs};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -27,17 +27,22 @@ create_exception!(
     "A spec, data file, policy or run schedlab cannot go on with; the message names the file, line or key, as the command line's does."
 );
 
-/// A spec's text and where it came from (`path` for a file, `<dict>` for a dict).
+/// The experiment of a spec given as text (a dict, as JSON) or as a path.
 fn load(text: Option<String>, path: Option<String>) -> Result<Experiment, String> {
-    let (text, origin) = match (text, path) {
-        (Some(text), _) => (text, "<dict>".to_string()),
+    let (text, origin) = spec_text(text, path)?;
+    Experiment::from_text(&text, &origin, &DataDir::locate()).map_err(|error| error.to_string())
+}
+
+/// A spec's text and where it came from (`path` for a file, `<dict>` for a dict).
+fn spec_text(text: Option<String>, path: Option<String>) -> Result<(String, String), String> {
+    match (text, path) {
+        (Some(text), _) => Ok((text, "<dict>".to_string())),
         (None, Some(path)) => {
             let text = std::fs::read_to_string(&path).map_err(|error| format!("cannot read spec {path}: {error}"))?;
-            (text, path)
+            Ok((text, path))
         }
-        (None, None) => return Err("a spec needs its text or its path".to_string()),
-    };
-    Experiment::from_text(&text, &origin, &DataDir::locate()).map_err(|error| error.to_string())
+        (None, None) => Err("a spec needs its text or its path".to_string()),
+    }
 }
 
 /// Runs every run of a spec not already in `results` and writes its reports, as `schedlab run`
@@ -144,7 +149,10 @@ fn run(
 
 /// Runs one run of a spec in memory (no store, no reports), as `schedlab simulate` does: the
 /// run whose policy, seed and sweep point match (each optional, but together they must leave
-/// exactly one). Returns the run's outcome as JSON.
+/// exactly one). A policy, seed or sweep value the spec does not list is run as if it did
+/// (the same workload and run seeds as the spec's own runs of that point and seed). Returns
+/// the run's outcome as JSON, with every job's record under `jobs` (each marked `measured`
+/// when the spec's window counts it).
 #[pyfunction]
 #[pyo3(signature = (text, path, policy = None, seed = None, point = None, check = false))]
 fn simulate(
@@ -157,51 +165,104 @@ fn simulate(
     check: bool,
 ) -> PyResult<String> {
     py.detach(move || {
-        let experiment = load(text, path)?;
-        let runs = experiment.runs();
-        let matching: Vec<_> = runs
-            .iter()
-            .filter(|plan| policy.as_ref().is_none_or(|policy| plan.policy.to_string() == *policy))
-            .filter(|plan| seed.is_none_or(|seed| plan.seed == seed))
-            .filter(|plan| {
-                point.as_ref().is_none_or(|point| {
-                    point.iter().all(|(axis, value)| {
-                        plan.point
-                            .0
-                            .iter()
-                            .any(|(name, at)| name == axis && (at - value).abs() <= 1e-9 * value.abs().max(1.0))
-                    })
-                })
-            })
-            .collect();
-        let plan = match matching.as_slice() {
-            [plan] => *plan,
-            [] => {
-                return Err(format!(
-                    "no run of '{}' matches policy={policy:?}, seed={seed:?}, point={point:?}; its runs: {}",
-                    experiment.name(),
-                    runs.iter().map(|plan| plan.key.as_str()).collect::<Vec<_>>().join(", ")
-                ));
+        let asked = asked_run(policy.as_deref(), seed, point.as_deref());
+        let (text, origin) = spec_text(text, path)?;
+        let mut spec = schedlab_experiment::ExperimentSpec::parse(&text, &origin).map_err(|error| error.to_string())?;
+        // Only the asked run is needed: the spec's reports and claims would name other policies.
+        spec.tables.clear();
+        spec.plots.clear();
+        spec.claims.clear();
+        if let Some(policy) = &policy {
+            let name = schedlab_experiment::spec::PolicyName::try_from(policy.clone())
+                .map_err(|error| format!("simulate({asked}): {error}"))?;
+            if spec.fairness_reference.as_ref().is_some_and(|reference| reference.to_string() != name.to_string()) {
+                spec.fairness_reference = None;
             }
+            spec.policies = vec![name];
+        }
+        if let Some(seed) = seed {
+            spec.seeds = schedlab_experiment::spec::Seeds::List(vec![seed]);
+        }
+        for (axis, value) in point.iter().flatten() {
+            let parsed: schedlab_experiment::axis::Axis =
+                axis.parse().map_err(|error: String| format!("simulate({asked}): point: {error}"))?;
+            spec.sweep.insert(parsed, vec![*value].into());
+        }
+        let source = schedlab_experiment::prepare::SpecSource { origin, text };
+        let experiment = Experiment::resolve(spec, &DataDir::locate(), source).map_err(|error| error.to_string())?;
+        let runs = experiment.runs();
+        let plan = match runs.as_slice() {
+            [plan] => plan,
             several => {
+                let shown: Vec<&str> = several.iter().take(5).map(|plan| plan.key.as_str()).collect();
                 return Err(format!(
-                    "{} runs of '{}' match; choose one with policy=, seed= and point= (matching: {})",
+                    "simulate({asked}): {} runs of '{}' match; choose one with policy=, seed= and point= (e.g. {}{})",
                     several.len(),
                     experiment.name(),
-                    several.iter().map(|plan| plan.key.as_str()).collect::<Vec<_>>().join(", ")
+                    shown.join(", "),
+                    if several.len() > shown.len() { ", ..." } else { "" }
                 ));
             }
         };
-        let outcome = run_single(&experiment, plan, check).map_err(|error| error.to_string())?;
+        let (outcome, records) = run_single_with_jobs(&experiment, plan, check).map_err(|error| error.to_string())?;
         // Every per-run metric under its runs.csv name and unit, as `Run.metrics` gives them.
         let metrics: serde_json::Map<String, serde_json::Value> = Metric::per_run()
             .filter_map(|metric| metric.of_run(&outcome.metrics).map(|value| (metric.to_string(), value.into())))
             .collect();
+        let gpu_types = experiment.setup.cluster.gpu_types();
+        let window = &experiment.inputs.sim.window;
+        let jobs: Vec<serde_json::Value> = records
+            .iter()
+            .map(|record| {
+                // The type it held the most GPU-seconds on (none if it never ran).
+                let most = record
+                    .gpu_seconds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, seconds)| **seconds > 0.0)
+                    .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+                    .map(|(index, _)| gpu_types[index].clone());
+                serde_json::json!({
+                    "job": record.id,
+                    "name": record.name,
+                    "job_type": record.job_type,
+                    "gpus": record.gpus,
+                    "gpu_type": most,
+                    "arrival_s": record.arrival,
+                    "first_start_s": record.first_start,
+                    "finish_s": record.finish,
+                    "jct_s": record.jct,
+                    "queueing_delay_s": record.queueing_delay,
+                    "waiting_time_s": record.waiting_time,
+                    "run_time_s": record.run_time,
+                    "restarts": record.restarts,
+                    "reconfigurations": record.reconfigurations,
+                    "measured": window.contains(record.id, schedlab_core::Time::from_secs(record.arrival)),
+                })
+            })
+            .collect();
         let mut answer = serde_json::to_value(&outcome).map_err(|error| error.to_string())?;
         answer["metrics"] = serde_json::Value::Object(metrics);
+        answer["jobs"] = serde_json::Value::Array(jobs);
         Ok(answer.to_string())
     })
     .map_err(|message: String| SchedlabError::new_err(message))
+}
+
+/// How `simulate` was called, in Python's words: `policy='fifo', seed=3, point={'jobs': 60.0}`.
+fn asked_run(policy: Option<&str>, seed: Option<u64>, point: Option<&[(String, f64)]>) -> String {
+    let mut parts = Vec::new();
+    if let Some(policy) = policy {
+        parts.push(format!("policy={policy:?}").replace('"', "'"));
+    }
+    if let Some(seed) = seed {
+        parts.push(format!("seed={seed}"));
+    }
+    if let Some(point) = point {
+        let values: Vec<String> = point.iter().map(|(axis, value)| format!("'{axis}': {value:?}")).collect();
+        parts.push(format!("point={{{}}}", values.join(", ")));
+    }
+    parts.join(", ")
 }
 
 /// Every registered policy: name, whether it is an oracle, its parameters with defaults, and

@@ -87,3 +87,27 @@ def test_ctrl_c_stops_a_run_keeping_what_finished(tmp_path):
     assert 0 < stored < 30
     resumed = schedlab.run(spec, results=tmp_path, threads=2, progress=False)
     assert (resumed.reused, resumed.ran) == (stored, 30 - stored)
+
+
+def test_a_dict_spec_error_names_its_key_path(tmp_path):
+    spec = small_spec()
+    spec["workload"]["generator"]["gavel-continuous"]["sedes"] = 3
+    with pytest.raises(schedlab.SchedlabError) as error:
+        schedlab.run(spec, results=tmp_path, progress=False)
+    message = str(error.value)
+    assert message.startswith("spec key workload.generator.gavel-continuous.sedes: unknown field `sedes`"), message
+    spec = small_spec(policies=["fifo", "lass"])
+    with pytest.raises(schedlab.SchedlabError, match=r"^spec key policies\[1\]: unknown policy 'lass'"):
+        schedlab.simulate(spec)
+    spec = small_spec(seeds=[0], sweep={"rate_per_hour": [1.0, 1.0]})
+    with pytest.raises(schedlab.SchedlabError, match=r"^spec key sweep.rate_per_hour: sweep: 'rate_per_hour' lists 1 twice"):
+        schedlab.run(spec, results=tmp_path, progress=False)
+
+
+def test_a_dict_spec_takes_policy_classes_and_refuses_other_objects(tmp_path):
+    from schedlab.examples.fifo import Fifo
+
+    results = schedlab.run(small_spec(policies=[Fifo, "fifo"]), results=tmp_path, progress=False)
+    assert sorted(results.runs["policy"].str.split("[").str[0]) == ["fifo", "py:schedlab.examples.fifo:Fifo"]
+    with pytest.raises(TypeError, match=r"spec: policies\[0\]: object is not a spec value"):
+        schedlab.run(small_spec(policies=[object()]), results=tmp_path, progress=False)

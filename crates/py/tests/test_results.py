@@ -84,19 +84,45 @@ def test_a_spec_file_runs_with_its_claims(tmp_path):
     assert set(results.claims["verdict"]) <= {"holds", "missed", "inconclusive", "unreachable here", "incomplete"}
 
 
-def test_simulate_runs_one_run_in_memory(tmp_path):
+def test_simulate_runs_one_run_in_memory_with_every_job_in_a_long_frame(tmp_path):
     spec = small_spec(policies=["fifo", "las"], seeds=[0, 1])
     run = schedlab.simulate(spec, policy="las", seed=1)
     assert run.policy == "las" and run.seed == 1
-    assert len(run.jobs) == 60 and set(run.jobs.columns) == {"job", "jct_s"}
+    assert len(run.jobs) == 60 and list(run.jobs.columns) == [
+        "job", "name", "job_type", "gpus", "gpu_type", "arrival_s", "first_start_s", "finish_s", "jct_s",
+        "queueing_delay_s", "waiting_time_s", "run_time_s", "restarts", "reconfigurations", "measured",
+    ]
+    jobs = run.jobs
+    finished = jobs[jobs["finish_s"].notna()]
+    assert (finished["jct_s"] == finished["finish_s"] - finished["arrival_s"]).all()
+    started = jobs[jobs["first_start_s"].notna()]
+    assert (started["queueing_delay_s"] == started["first_start_s"] - started["arrival_s"]).all()
+    assert set(jobs["gpu_type"].dropna()) <= {"v100", "p100", "k80"}
     stored = schedlab.run(spec, results=tmp_path, progress=False).runs
     row = stored.query("policy == 'las' and seed == 1").iloc[0]
     assert run.metrics["avg_jct_hours"] == row["avg_jct_hours"]
-    assert run.jobs["jct_s"].mean() / 3600 == pytest.approx(row["avg_jct_hours"])
-    with pytest.raises(schedlab.SchedlabError, match="2 runs of 'py-small' match; choose one"):
+    measured = jobs[jobs["measured"]]
+    assert measured["jct_s"].mean() / 3600 == pytest.approx(row["avg_jct_hours"])
+    assert measured["restarts"].sum() == row["restarts"]
+    with pytest.raises(schedlab.SchedlabError, match=r"simulate\(policy='las'\): 2 runs of 'py-small' match; choose one"):
         schedlab.simulate(spec, policy="las")
-    with pytest.raises(schedlab.SchedlabError, match="no run of 'py-small' matches"):
-        schedlab.simulate(spec, policy="srtf")
+
+
+def test_simulate_runs_a_policy_seed_or_point_the_spec_does_not_list_as_if_it_did(tmp_path):
+    spec = small_spec(policies=["fifo", "las"], seeds=[0, 1])
+    outside = schedlab.simulate(spec, policy="srtf", seed=5)
+    listed = schedlab.simulate(small_spec(policies=["fifo", "srtf"], seeds=[4, 5]), policy="srtf", seed=5)
+    assert outside.metrics == listed.metrics
+    assert outside.jobs.equals(listed.jobs)
+    from schedlab.examples.fifo import Fifo
+
+    by_class = schedlab.simulate(spec, policy=Fifo, seed=0)
+    assert by_class.policy.startswith("py:schedlab.examples.fifo:Fifo")
+    assert by_class.metrics["avg_jct_hours"] == schedlab.simulate(spec, policy="fifo", seed=0).metrics["avg_jct_hours"]
+    with pytest.raises(TypeError, match="pass the class"):
+        schedlab.simulate(spec, policy=Fifo(), seed=0)
+    with pytest.raises(schedlab.SchedlabError, match=r"simulate\(policy='fifoo', seed=0\): unknown policy 'fifoo' \(did you mean 'fifo'\?\)"):
+        schedlab.simulate(spec, policy="fifoo", seed=0)
 
 
 def test_policies_lists_the_zoo_with_parameters():

@@ -56,10 +56,72 @@ FRAMES = ("pandas", "polars", "arrow")
 def _source(spec: Spec) -> Tuple[Optional[str], Optional[str]]:
     """A spec as (text, path): a dict becomes JSON text (JSON is YAML), a path stays a path."""
     if isinstance(spec, Mapping):
-        return json.dumps(spec), None
+        return _dict_text(spec)[0], None
     if isinstance(spec, (str, os.PathLike)):
         return None, os.fspath(spec)
     raise TypeError(f"spec: expected a path or a dict, got {type(spec).__name__}")
+
+
+def _dict_text(spec: Mapping[str, Any]) -> Tuple[str, List[str]]:
+    """A dict spec as JSON text with one key or item per line, and the key path of each line
+    (``workload.generator.jobs``, ``policies[2]``), so an error at a line can name its key.
+    Policy classes become their names (``py:module:Class``)."""
+    lines: List[str] = []
+    paths: List[str] = []
+
+    def emit(value: Any, path: str, depth: int, prefix: str, comma: str) -> None:
+        pad = "  " * depth
+        if isinstance(value, Mapping) or isinstance(value, (list, tuple)):
+            pairs = (
+                [(key, f"{path}.{key}" if path else str(key)) for key in value]
+                if isinstance(value, Mapping)
+                else [(index, f"{path}[{index}]") for index in range(len(value))]
+            )
+            opening, closing = ("{", "}") if isinstance(value, Mapping) else ("[", "]")
+            if not pairs:
+                lines.append(f"{pad}{prefix}{opening}{closing}{comma}")
+                paths.append(path)
+                return
+            lines.append(f"{pad}{prefix}{opening}")
+            paths.append(path)
+            for number, (key, inner) in enumerate(pairs):
+                if isinstance(value, Mapping) and not isinstance(key, str):
+                    raise TypeError(f"spec: key {key!r} at {path or 'the top'}: keys are text")
+                label = json.dumps(key) + ": " if isinstance(value, Mapping) else ""
+                emit(value[key], inner, depth + 1, label, "," if number < len(pairs) - 1 else "")
+            lines.append(f"{pad}{closing}{comma}")
+            paths.append(path)
+            return
+        if isinstance(value, type):
+            value = _policy_name(value)
+        elif not (value is None or isinstance(value, (str, bool, int, float))):
+            raise TypeError(
+                f"spec: {path}: {type(value).__name__} is not a spec value (text, a number, a "
+                "boolean, a list, a dict, or a policy class)"
+            )
+        lines.append(f"{pad}{prefix}{json.dumps(value)}{comma}")
+        paths.append(path)
+
+    emit(spec, "", 0, "", "")
+    return "\n".join(lines) + "\n", paths
+
+
+def _at_key(message: str, spec: Spec) -> str:
+    """A dict spec's error with the key path of the line it names (``<dict>:14`` or
+    ``<dict>: line 14 column 3`` becomes ``spec key workload.generator.jobs``)."""
+    if not isinstance(spec, Mapping):
+        return message
+    import re
+
+    paths = _dict_text(spec)[1]
+
+    def name(match: "re.Match[str]") -> str:
+        line = int(match.group(1) or match.group(2))
+        if 1 <= line <= len(paths) and paths[line - 1]:
+            return f"spec key {paths[line - 1]}"
+        return match.group(0)
+
+    return re.sub(r"<dict>(?::(\d+)|: line (\d+) column \d+)", name, message)
 
 
 def _frame(table: Any, frame: str) -> Any:
@@ -119,7 +181,10 @@ def run(
     if frame not in FRAMES:
         raise ValueError(f"frame={frame!r}: expected one of {', '.join(FRAMES)}")
     text, path = _source(spec)
-    answer = json.loads(_native.run(text, path, os.fspath(results), threads, force, progress))
+    try:
+        answer = json.loads(_native.run(text, path, os.fspath(results), threads, force, progress))
+    except SchedlabError as error:
+        raise SchedlabError(_at_key(str(error), spec)) from None
     folder = Path(answer["dir"])
     tables = {name: _read_csv(folder / f"{name}.csv", frame) for name in answer["tables"]}
     claims_file = folder / "claims.csv"
@@ -149,35 +214,80 @@ class Run:
     """Every per-run metric over the measurement window, named and scaled as in ``runs.csv``
     (hours, fractions, counts), with ``idle_while_waiting_gpu_hours`` besides."""
     jobs: Any
-    """The finished measured jobs: ``job`` and ``jct_s`` (seconds)."""
+    """Every job of the run, one row each: ``job`` (its id), ``name`` (its id in the source
+    trace, if any), ``job_type``, ``gpus``, ``gpu_type`` (the type it held the most
+    GPU-seconds on; null if it never ran), ``arrival_s``, ``first_start_s``, ``finish_s``,
+    ``jct_s``, ``queueing_delay_s`` (null while not started or finished), ``waiting_time_s``,
+    ``run_time_s`` (seconds), ``restarts``, ``reconfigurations``, and ``measured`` (whether the
+    spec's measurement window counts it, as ``metrics`` do)."""
     busy: Any
     """Busy GPUs over time: ``hours`` and ``gpus``."""
     wall_time_s: float
     """Seconds the run took."""
 
 
+def _policy_name(policy: Any) -> str:
+    """A policy as a spec names it: a name as given, a class as ``py:module:Class``."""
+    if isinstance(policy, str):
+        return policy
+    if isinstance(policy, type):
+        if policy.__module__ == "__main__" or "<locals>" in policy.__qualname__:
+            raise TypeError(
+                f"policy={policy.__name__}: schedlab imports a policy class by its module, and "
+                f"{policy.__qualname__} is defined in {policy.__module__!r}: move it to an "
+                "importable module (a .py file on the path)"
+            )
+        return f"py:{policy.__module__}:{policy.__qualname__}"
+    raise TypeError(
+        f"policy: expected a policy name or a policy class, got an instance of "
+        f"{type(policy).__name__}: schedlab builds a fresh policy for each run, so pass the class, "
+        "with parameters as 'py:module:Class[key=value]'"
+    )
+
+
 def simulate(
     spec: Spec,
-    policy: Optional[str] = None,
+    policy: Optional[Any] = None,
     seed: Optional[int] = None,
     point: Optional[Mapping[str, float]] = None,
     check: bool = False,
     frame: str = "pandas",
 ) -> Run:
-    """Runs one run of ``spec`` in memory (nothing is written): the run whose ``policy``
-    (canonical name), ``seed`` and sweep ``point`` match; together they must leave exactly one.
-    ``check`` verifies every engine invariant at every decision (slower).
+    """Runs one run of ``spec`` in memory (nothing is written): the run of ``policy`` (a name,
+    or a policy class), ``seed`` and sweep ``point``; together with the spec's lists they must
+    leave exactly one. A policy, seed or sweep value the spec does not list is run as if it
+    did (the same jobs as the spec's runs at that seed and point). ``check`` verifies every
+    engine invariant at every decision (slower).
     """
     import pyarrow
 
     text, path = _source(spec)
+    name = None if policy is None else _policy_name(policy)
     pairs = None if point is None else [(str(axis), float(value)) for axis, value in point.items()]
-    outcome = json.loads(_native.simulate(text, path, policy, seed, pairs, check))
+    try:
+        outcome = json.loads(_native.simulate(text, path, name, seed, pairs, check))
+    except SchedlabError as error:
+        raise SchedlabError(_at_key(str(error), spec)) from None
+    records = outcome["jobs"]
+    columns = {
+        "job": pyarrow.uint32(),
+        "name": pyarrow.string(),
+        "job_type": pyarrow.string(),
+        "gpus": pyarrow.uint32(),
+        "gpu_type": pyarrow.string(),
+        "arrival_s": pyarrow.float64(),
+        "first_start_s": pyarrow.float64(),
+        "finish_s": pyarrow.float64(),
+        "jct_s": pyarrow.float64(),
+        "queueing_delay_s": pyarrow.float64(),
+        "waiting_time_s": pyarrow.float64(),
+        "run_time_s": pyarrow.float64(),
+        "restarts": pyarrow.uint32(),
+        "reconfigurations": pyarrow.uint32(),
+        "measured": pyarrow.bool_(),
+    }
     jobs = pyarrow.table(
-        {
-            "job": pyarrow.array([job for job, _ in outcome["jct_by_job"]], pyarrow.uint32()),
-            "jct_s": pyarrow.array([jct for _, jct in outcome["jct_by_job"]], pyarrow.float64()),
-        }
+        {column: pyarrow.array([record[column] for record in records], kind) for column, kind in columns.items()}
     )
     busy = pyarrow.table(
         {
