@@ -268,7 +268,7 @@ policies: [rltune-fcfs]
         .arg("--out")
         .arg(&wait)
         .args(["--epochs", "1", "--trajectories", "1", "--seed", "5", "--objective", "wait"])
-        .args(["--pi-lr", "3e-3", "--normalise-multi-choice", "--filter", "0.5..1e9"])
+        .args(["--pi-lr", "3e-3", "--normalise-multi-choice", "--filter", "0.5..1e9", "--lambda", "1"])
         .output()
         .unwrap();
     let (_, stderr) = text(&output);
@@ -280,9 +280,11 @@ policies: [rltune-fcfs]
     assert_eq!(manifest["config"]["pi_lr"], 3e-3);
     assert_eq!(manifest["config"]["normalise_multi_choice"], true);
     assert_eq!(manifest["config"]["filter"]["low"], 0.5);
+    assert_eq!(manifest["config"]["lambda"], 1.0);
     for (flag, value, expected) in [
         ("--filter", "9..3", "--filter: expected LOW below HIGH, got '9..3'"),
         ("--pi-lr", "-1", "--pi-lr: expected a positive number, got '-1'"),
+        ("--lambda", "1.5", "--lambda 1.5: expected 0 to 1"),
     ] {
         let output = schedlab()
             .env("SCHEDLAB_DATA", &data)

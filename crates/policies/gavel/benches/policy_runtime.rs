@@ -12,13 +12,17 @@
 //! remaining steps, so no two rows merge there.
 //!
 //! `makespan_packed` times the per-job space-sharing LP (`allocation::packing::per_job`) on the `zoo`
-//! instances, with co-located rates for every pair of templates of the same scale factor.
+//! instances, with co-located rates for every pair of templates of the same scale factor, at 32,
+//! 512 and 2048 jobs; `finish_time_fairness_packed` one allocation of finish-time fairness with
+//! space sharing on the same instances (a sequence of those LPs).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use schedlab_policies_gavel::allocation::packing::per_job::makespan_packed;
-use schedlab_policies_gavel::allocation::{AllocationInput, PackingInput, makespan, max_min_fairness};
+use schedlab_policies_gavel::allocation::packing::per_job::{finish_time_fairness_packed, makespan_packed};
+use schedlab_policies_gavel::allocation::{
+    AllocationInput, FtfIteration, FtfReference, PackingInput, makespan, max_min_fairness,
+};
 use schedlab_solver::Backend;
 
 /// V100 > P100 > K80 throughputs drawn around Gavel's measured ratios.
@@ -106,7 +110,7 @@ fn policy_runtime(criterion: &mut Criterion) {
     group.finish();
     let mut group = criterion.benchmark_group("makespan_packed");
     group.sample_size(10);
-    for jobs in [32, 128, 512] {
+    for jobs in PACKED_JOBS {
         let input = packing_instance(jobs, false);
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let remaining: Vec<f64> = (0..jobs).map(|_| rng.random_range(1e3..1e6)).collect();
@@ -118,7 +122,41 @@ fn policy_runtime(criterion: &mut Criterion) {
         }
     }
     group.finish();
+    // One allocation of finish-time fairness with space sharing as `mode=gavel` computes it
+    // (Gavel's isolated reference, the scaled iteration, tolerance 1e-4, at most 50 LPs).
+    let mut group = criterion.benchmark_group("finish_time_fairness_packed");
+    group.sample_size(10);
+    for jobs in PACKED_JOBS {
+        let input = packing_instance(jobs, false);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let remaining: Vec<f64> = (0..jobs).map(|_| rng.random_range(1e3..1e6)).collect();
+        let elapsed: Vec<f64> = (0..jobs).map(|_| rng.random_range(0.0..1e5)).collect();
+        let cumulative: Vec<f64> = elapsed.iter().map(|seconds| seconds * 0.5).collect();
+        for backend in Backend::available() {
+            let id = BenchmarkId::new(format!("aware/{backend}"), jobs);
+            group.bench_with_input(id, &input, |bencher, input| {
+                bencher.iter(|| {
+                    let reference = FtfReference::Gavel { cumulative: &cumulative, reference_type: None };
+                    finish_time_fairness_packed(
+                        input,
+                        &remaining,
+                        &elapsed,
+                        reference,
+                        backend,
+                        FtfIteration::Scaled,
+                        1e-4,
+                        50,
+                    )
+                    .unwrap()
+                })
+            });
+        }
+    }
+    group.finish();
 }
+
+/// Active jobs of the packed LPs' benchmarks.
+const PACKED_JOBS: [usize; 3] = [32, 512, 2048];
 
 criterion_group!(benches, policy_runtime);
 criterion_main!(benches);
