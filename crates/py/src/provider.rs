@@ -42,8 +42,9 @@ pub(crate) fn describe_exception(py: Python<'_>, error: &PyErr) -> String {
     formatted.map(|text| text.trim_end().to_string()).unwrap_or_else(|_| error.to_string())
 }
 
-/// The class a name points to, and the source files of the module named and of the module that
-/// defines the class (once when they are the same; a module without a file has none).
+/// The class a name points to, and the source files of the module named, of the module that
+/// defines the class and of the user modules that define its bases (each once; a module without
+/// a file has none; the standard library and installed packages are left out).
 fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py, PyAny>, Vec<String>), ZooError> {
     let (module_name, class_name) = split_name(params)?;
     let module = py.import(module_name).map_err(|error| {
@@ -74,6 +75,18 @@ fn find_class<'py>(py: Python<'py>, params: &PolicyParams) -> Result<(Bound<'py,
         defining.and_then(|name| py.import(name.as_str()).ok()).and_then(|module| file_of(module.as_any()));
     if let Some(file) = defining_file.filter(|file| !files.contains(file)) {
         files.push(file);
+    }
+    // Then the user's modules of its base classes (not the standard library's or installed
+    // packages'): editing a base class reruns the runs too.
+    let bases: Vec<String> = py
+        .import("schedlab._identity")
+        .and_then(|identity| identity.call_method1("mro_files", (&class,)))
+        .and_then(|bases| bases.extract())
+        .map_err(|error| param_error(params, describe_exception(py, &error)))?;
+    for file in bases {
+        if !files.contains(&file) {
+            files.push(file);
+        }
     }
     files.retain(|file| std::path::Path::new(file).is_file());
     Ok((class, files))

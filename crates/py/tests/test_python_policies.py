@@ -149,3 +149,22 @@ def test_the_defining_modules_file_counts_too(tmp_path, monkeypatch):
     assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
     (tmp_path / "inner.py").write_text((tmp_path / "inner.py").read_text() + "\n# changed\n")
     assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
+
+
+def test_a_base_class_in_a_users_module_counts_too(tmp_path, monkeypatch):
+    # `py:child:Mine` subclasses `base.Base` (a user module): editing base reruns, and the
+    # installed schedlab package (site-packages) is not among the files.
+    (tmp_path / "base.py").write_text("from schedlab.examples.fifo import Fifo\n\n\nclass Base(Fifo):\n    pass\n")
+    (tmp_path / "child.py").write_text("from base import Base\n\n\nclass Mine(Base):\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    spec = small_spec(policies=["py:child:Mine"])
+    first = schedlab.run(spec, results=tmp_path / "out", progress=False)
+    assert first.ran == 1
+    assert schedlab.run(spec, results=tmp_path / "out", progress=False).reused == 1
+    (tmp_path / "base.py").write_text((tmp_path / "base.py").read_text() + "\n# changed\n")
+    assert schedlab.run(spec, results=tmp_path / "out", progress=False).ran == 1
+    manifest = (first.dir / "manifest.json").read_text()
+    assert os.fspath(tmp_path / "base.py") in manifest
+    if "site-packages" in schedlab.__file__:
+        # Installed packages' modules are left out (an editable install is the user's own code).
+        assert "examples/fifo.py" not in manifest

@@ -4,6 +4,7 @@ where Python cannot find the class's (notebook classes before Python 3.13)."""
 
 import hashlib
 import inspect
+import os
 
 
 def _stable(value):
@@ -51,3 +52,39 @@ def class_source_digest(cls):
             return None
         text = "\n".join(parts)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _installed_roots():
+    """The folders of the standard library and of installed packages (site-packages)."""
+    import site
+    import sysconfig
+
+    roots = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        path = sysconfig.get_paths().get(key)
+        if path:
+            roots.add(os.path.realpath(path))
+    for path in list(getattr(site, "getsitepackages", lambda: [])()) + [site.getusersitepackages()]:
+        roots.add(os.path.realpath(path))
+    return roots
+
+
+def mro_files(cls):
+    """The source files of the modules that define the class's bases (its MRO but ``object``),
+    in MRO order, leaving out the standard library's and installed packages': editing a base
+    class in a user's module then reruns the runs, as editing the class's own module does."""
+    import sys
+
+    roots = _installed_roots()
+    files = []
+    for base in cls.__mro__:
+        module = sys.modules.get(getattr(base, "__module__", None) or "")
+        path = getattr(module, "__file__", None)
+        if not path or not os.path.isfile(path):
+            continue
+        real = os.path.realpath(path)
+        if any(real == root or real.startswith(root + os.sep) for root in roots):
+            continue
+        if path not in files:
+            files.append(path)
+    return files
