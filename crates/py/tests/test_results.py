@@ -132,3 +132,19 @@ def test_policies_lists_the_zoo_with_parameters():
     assert fifo["params"].startswith("backfill=false") and not fifo["oracle"]
     assert zoo.set_index("name").loc["sjf"]["oracle"]
     assert {"gavel-las", "hadar", "pollux", "rltune", "dl2"} <= set(zoo["name"])
+
+
+def test_results_give_every_runs_jobs_in_one_long_frame(tmp_path):
+    spec = small_spec(policies=["fifo", "las[quantum=600]"], seeds=[0, 1], jobs=30, sweep={"rate_per_hour": [1.0, 2.0]})
+    results = schedlab.run(spec, results=tmp_path, progress=False)
+    jobs = results.jobs()
+    assert len(jobs) == 8 * 30
+    assert list(jobs.columns[:4]) == ["policy", "seed", "rate_per_hour", "job"]
+    # Each run's measured jobs give its runs.csv row back.
+    for _, row in results.runs.iterrows():
+        mine = jobs[(jobs["policy"] == row["policy"]) & (jobs["seed"] == row["seed"]) & (jobs["rate_per_hour"] == row["rate_per_hour"])]
+        assert mine[mine["measured"]]["jct_s"].mean() / 3600 == pytest.approx(row["avg_jct_hours"])
+    las = results.jobs(policy="las[quantum=600]", seed=1, point={"rate_per_hour": 2.0})
+    assert len(las) == 30 and set(las["policy"]) == {"las[quantum=600]"}
+    with pytest.raises(ValueError, match="no run of py-small matches"):
+        results.jobs(seed=9)

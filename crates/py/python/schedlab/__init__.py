@@ -161,6 +161,64 @@ class Results:
     """Runs reused from the store (same inputs, same bytes)."""
     files: List[str] = field(default_factory=list)
     """Files written, relative to ``dir``."""
+    spec: Any = None
+    """The spec the results came from (what ``jobs`` replays)."""
+    frame: str = "pandas"
+    """The DataFrame kind of the tables."""
+
+    def jobs(
+        self,
+        policy: Optional[Any] = None,
+        seed: Optional[int] = None,
+        point: Optional[Mapping[str, float]] = None,
+    ) -> Any:
+        """Every job of every run (or of the runs whose ``policy``, ``seed`` and ``point``
+        match), one row per job and run: ``policy``, ``seed``, each sweep axis, then the columns
+        of ``Run.jobs``. The store keeps no per-job records, so each run is simulated again in
+        memory; a run is a pure function of its spec, data and seed, so these are the jobs of
+        the stored runs, at the cost of running them once more."""
+        import pyarrow
+        import pyarrow.csv
+
+        wanted = None if policy is None else _policy_name(policy)
+        keys = pyarrow.csv.read_csv(self.dir / "runs.csv").column("key").to_pylist()
+        pieces = []
+        for key in keys:
+            fields = dict(part.split("=", 1) for part in _split_key(key))
+            run_policy, run_seed = fields.pop("policy"), int(fields.pop("seed"))
+            run_point = {axis: float(value) for axis, value in fields.items()}
+            if wanted is not None and run_policy != wanted and run_policy.split("[")[0] != wanted:
+                continue
+            if seed is not None and run_seed != seed:
+                continue
+            if point is not None and any(run_point.get(axis) != float(value) for axis, value in point.items()):
+                continue
+            table = simulate(self.spec, run_policy, run_seed, run_point or None, frame="arrow").jobs
+            columns = {"policy": pyarrow.array([run_policy] * table.num_rows, pyarrow.string())}
+            columns["seed"] = pyarrow.array([run_seed] * table.num_rows, pyarrow.uint64())
+            for axis, value in run_point.items():
+                columns[axis] = pyarrow.array([value] * table.num_rows, pyarrow.float64())
+            for name in table.column_names:
+                columns[name] = table.column(name)
+            pieces.append(pyarrow.table(columns))
+        if not pieces:
+            raise ValueError(f"no run of {self.dir.name} matches policy={wanted!r}, seed={seed!r}, point={point!r}")
+        return _frame(pyarrow.concat_tables(pieces), self.frame)
+
+
+def _split_key(key: str) -> List[str]:
+    """A run key's ``name=value`` parts (``policy=las[quantum=60];seed=0``: separators inside
+    brackets belong to the policy's parameters)."""
+    parts, depth, current = [], 0, ""
+    for character in key:
+        depth += {"[": 1, "]": -1}.get(character, 0)
+        if character == ";" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += character
+    parts.append(current)
+    return parts
 
 
 def run(
@@ -197,6 +255,8 @@ def run(
         ran=answer["ran"],
         reused=answer["reused"],
         files=answer["files"],
+        spec=spec,
+        frame=frame,
     )
 
 
