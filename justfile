@@ -48,11 +48,12 @@ train-rltune SPEC OUT *FLAGS:
     cargo run --release --quiet -p schedlab-rltune-train --bin rltune-train -- {{SPEC}} {{OUT}} {{FLAGS}}
 
 # Train the RLTune agent for one objective (bsld, wait, turnaround, utilization) with schedlab's recipe,
-# as the built-in per-objective weights were: `just train-rltune-objective philly wait 50` writes
-# crates/policies/rltune/weights/philly-wait.json (Philly 50 epochs, Helios 10; see the crate README).
-train-rltune-objective TRACE OBJECTIVE EPOCHS:
+# as the built-in per-objective weights were: `just train-rltune-objective philly wait 100` writes
+# crates/policies/rltune/weights/philly-wait.json; Helios: `just train-rltune-objective helios wait 20 1`
+# (GAE's lambda 1 there; see the crate README).
+train-rltune-objective TRACE OBJECTIVE EPOCHS LAMBDA="0.97":
     cargo run --release --quiet -p schedlab-cli --features train -- train rltune --trace {{TRACE}} --objective {{OBJECTIVE}} \
-        --epochs {{EPOCHS}} --candidates 1 --pi-lr 3e-3 --normalise-multi-choice --filter 10..150 \
+        --epochs {{EPOCHS}} --candidates 1 --pi-lr 3e-3 --normalise-multi-choice --filter 10..150 --lambda {{LAMBDA}} \
         --out crates/policies/rltune/weights/{{TRACE}}-{{OBJECTIVE}}.json
 
 # Train DL2's policy network (the built-in weights: `just train-dl2 crates/policies/dl2/weights/dl2.json --builtin`;
