@@ -109,7 +109,7 @@ pub struct TrainDl2Args {
         "sl_steps", "rl_steps", "validation_interval", "no_inject", "no_sl_shuffle", "epsilon_temperature",
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
-        "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight",
+        "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -180,6 +180,10 @@ pub struct TrainDl2Args {
     /// Batch size (DL2: 256).
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
+    /// Not DL2's: the weight of a penalty on moving away from the supervised phase's network in
+    /// reinforcement learning, KL(pi_sl || pi) on each batch (0: none, as DL2).
+    #[arg(long, default_value_t = 0.0)]
+    pub anchor_weight: f64,
     /// Supervised learning rate (DL2: 0.005).
     #[arg(long, default_value_t = 0.005)]
     pub sl_learning_rate: f64,

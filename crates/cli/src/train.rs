@@ -148,6 +148,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         memory: args.memory,
         sl_memory: args.sl_memory,
         batch: args.batch,
+        anchor_weight: args.anchor_weight,
         ..Default::default()
     })
 }

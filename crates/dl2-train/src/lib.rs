@@ -115,6 +115,15 @@ pub struct TrainConfig {
     /// ([`TrainConfig::memory`]; DL2 has one, `REPLAY_MEMORY_SIZE = 8192  # or 65536`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sl_memory: Option<usize>,
+    /// Not DL2's: the weight of a penalty on moving away from the network the supervised phase
+    /// ended with, `KL(pi_sl || pi)` on each batch's states (its gradient into the logits is
+    /// `pi - pi_sl`), added to the policy loss in reinforcement learning (0: none, as DL2).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub anchor_weight: f64,
+}
+
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
 }
 
 fn one() -> usize {
@@ -186,6 +195,7 @@ impl Default for TrainConfig {
             entropy: nets::Entropy::MeanOverActions,
             critic_warmup: 0,
             updates_per_slot: 1,
+            anchor_weight: 0.0,
         }
     }
 }
@@ -501,6 +511,9 @@ pub fn train(
     }
     if config.updates_per_slot == 0 {
         return Err("updates_per_slot must be positive".into());
+    }
+    if !(config.anchor_weight.is_finite() && config.anchor_weight >= 0.0) {
+        return Err(format!("anchor_weight ({}) must be 0 or more", config.anchor_weight));
     }
     if let Some(prior) = config.skip_prior
         && !(prior > 0.0 && prior < 1.0)

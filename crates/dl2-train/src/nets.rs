@@ -246,6 +246,14 @@ pub fn policy_logit_gradient(
         .collect()
 }
 
+/// Adds `weight` times the gradient of `KL(anchor || softmax(z))` with respect to the logits
+/// `z` to `gradient`, for a batch of rows: `softmax(z) - anchor` (`policy` is `softmax(z)`).
+pub fn add_anchor_gradient(gradient: &mut [f32], policy: &[f32], anchor: &[f32], weight: f64) {
+    for ((g, p), a) in gradient.iter_mut().zip(policy).zip(anchor) {
+        *g += (weight * (f64::from(*p) - f64::from(*a))) as f32;
+    }
+}
+
 /// How the policy loss's entropy term is averaged.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -25,6 +25,9 @@ pub(crate) struct State {
     rng: ChaCha8Rng,
     memory: Prioritized,
     policy: Option<PolicyNet>,
+    /// The network reinforcement learning started from, held fixed, with the anchor's weight
+    /// ([`TrainConfig::anchor_weight`]); `None` without the penalty.
+    anchor: Option<PolicyNet>,
     value: Option<ValueNet>,
     policy_optim: ModuleOptimizer,
     value_optim: ModuleOptimizer,
@@ -192,13 +195,19 @@ impl State {
             .sum::<f64>()
             / b as f64;
         self.entropies.push(entropy);
-        let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
         let policy = self.policy.take().expect("present");
         let probabilities = |logits: Tensor<2>| -> Vec<f32> {
             softmax(logits.detach(), 1).into_data().try_to_vec::<f32>().expect("f32")
         };
         let logits = policy.logits(states.clone());
         let before = probabilities(logits.clone());
+        if let Some(anchor) = &self.anchor {
+            // KL(pi_anchor || pi) averaged over the batch: its gradient into each sample's
+            // logits is (pi - pi_anchor) / b.
+            let held = probabilities(anchor.logits(states.clone()));
+            crate::nets::add_anchor_gradient(&mut gradient, &before, &held, self.config.anchor_weight / b as f64);
+        }
+        let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
         let surrogate = (logits * gradient).sum();
         let grads = GradientsParams::from_grads(surrogate.backward(), &policy);
         let policy = self.policy_optim.step(self.config.rl_learning_rate, policy, grads);
@@ -357,6 +366,8 @@ pub(crate) fn train(
         rng,
         memory: Prioritized::new(config.memory),
         policy: Some(PolicyNet::from_weights(&unfold_scale(network.clone(), &scale), &device)),
+        anchor: (config.anchor_weight > 0.0)
+            .then(|| PolicyNet::from_weights(&unfold_scale(network.clone(), &scale), &device)),
         value: Some(value),
         policy_optim: adam(),
         value_optim: adam(),

@@ -270,3 +270,32 @@ fn the_skip_prior_sets_skips_mean_probability() {
     let mean: f64 = rows.iter().map(|row| f64::from(set.probabilities(row)[ACTIONS - 1])).sum::<f64>() / 16.0;
     assert!((mean - 0.05).abs() < 1e-3, "{mean}");
 }
+
+#[test]
+fn the_anchor_gradient_is_the_kl_divergences_derivative_in_the_logits() {
+    // KL(a || softmax(z)) by central differences in each logit, against softmax(z) - a.
+    let logits = [0.3f64, -1.2, 2.0, 0.0, 0.7];
+    let anchor = [0.1f64, 0.05, 0.6, 0.2, 0.05];
+    let softmax = |z: &[f64]| -> Vec<f64> {
+        let max = z.iter().cloned().fold(f64::MIN, f64::max);
+        let e: Vec<f64> = z.iter().map(|x| (x - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        e.iter().map(|x| x / sum).collect()
+    };
+    let kl = |z: &[f64]| -> f64 { anchor.iter().zip(softmax(z)).map(|(a, p)| a * (a / p).ln()).sum() };
+    let policy: Vec<f32> = softmax(&logits).iter().map(|&p| p as f32).collect();
+    let held: Vec<f32> = anchor.iter().map(|&a| a as f32).collect();
+    let mut gradient = vec![0.5f32; 5];
+    schedlab_dl2_train::nets::add_anchor_gradient(&mut gradient, &policy, &held, 2.0);
+    for j in 0..5 {
+        let (mut up, mut down) = (logits, logits);
+        up[j] += 1e-6;
+        down[j] -= 1e-6;
+        let numeric = (kl(&up) - kl(&down)) / 2e-6;
+        assert!(
+            (f64::from(gradient[j]) - (0.5 + 2.0 * numeric)).abs() < 1e-5,
+            "logit {j}: {} vs {numeric}",
+            gradient[j]
+        );
+    }
+}
