@@ -25,9 +25,10 @@ pub(crate) struct State {
     rng: ChaCha8Rng,
     memory: Prioritized,
     policy: Option<PolicyNet>,
-    /// The network reinforcement learning started from, held fixed, with the anchor's weight
-    /// ([`TrainConfig::anchor_weight`]); `None` without the penalty.
-    anchor: Option<PolicyNet>,
+    /// The network reinforcement learning started from, held fixed (input scale folded in, so
+    /// it reads raw states), for the anchor's penalty ([`TrainConfig::anchor_weight`]); `None`
+    /// without it. Plain weights, not an autodiff module: its passes build no graph.
+    anchor: Option<PolicyNetwork>,
     value: Option<ValueNet>,
     policy_optim: ModuleOptimizer,
     value_optim: ModuleOptimizer,
@@ -204,7 +205,7 @@ impl State {
         if let Some(anchor) = &self.anchor {
             // KL(pi_anchor || pi) averaged over the batch: its gradient into each sample's
             // logits is (pi - pi_anchor) / b.
-            let held = probabilities(anchor.logits(states.clone()));
+            let held: Vec<f32> = samples.iter().flat_map(|sample| anchor.probabilities(&sample.state)).collect();
             crate::nets::add_anchor_gradient(&mut gradient, &before, &held, self.config.anchor_weight / b as f64);
         }
         let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
@@ -366,8 +367,7 @@ pub(crate) fn train(
         rng,
         memory: Prioritized::new(config.memory),
         policy: Some(PolicyNet::from_weights(&unfold_scale(network.clone(), &scale), &device)),
-        anchor: (config.anchor_weight > 0.0)
-            .then(|| PolicyNet::from_weights(&unfold_scale(network.clone(), &scale), &device)),
+        anchor: (config.anchor_weight > 0.0).then(|| network.clone()),
         value: Some(value),
         policy_optim: adam(),
         value_optim: adam(),
