@@ -20,9 +20,11 @@
 //! same procedure over the windows of an `episode` transform: the looks count episodes `F,
 //! F + 1, ...`, and only the claims whose units are those drawn workloads are extended. An
 //! episode is added to every policy at the open claims' sweep points (each policy replays the
-//! same window), so tables keep averaging the same episodes row by row. Everything here is a function of the stored runs ([`replay`]):
-//! the runner calls it to learn which runs the next look needs, and the reports to judge, so an
-//! interrupted procedure resumes from its stored runs and gives the same bytes.
+//! same window), so tables keep averaging the same episodes row by row.
+//!
+//! Everything here is a function of the stored runs ([`replay`]): the runner calls it to learn
+//! which runs the next look needs, and the reports to judge, so an interrupted procedure resumes
+//! from its stored runs and gives the same bytes.
 
 use crate::ExperimentError;
 use crate::claims::{ClaimResult, Unit};
