@@ -111,3 +111,15 @@ def test_a_dict_spec_takes_policy_classes_and_refuses_other_objects(tmp_path):
     assert sorted(results.runs["policy"].str.split("[").str[0]) == ["fifo", "py:schedlab.examples.fifo:Fifo"]
     with pytest.raises(TypeError, match=r"spec: policies\[0\]: object is not a spec value"):
         schedlab.run(small_spec(policies=[object()]), results=tmp_path, progress=False)
+
+
+def test_the_environments_name_a_dict_specs_key_path_too():
+    from schedlab.gym import DL2Env, RLTuneEnv
+
+    spec = small_spec()
+    spec["workload"]["generator"]["gavel-continuous"]["sedes"] = 3
+    for make in (RLTuneEnv, DL2Env):
+        with pytest.raises(schedlab.SchedlabError) as error:
+            make(spec)
+        message = str(error.value)
+        assert message.startswith("spec key workload.generator.gavel-continuous.sedes: unknown field"), message

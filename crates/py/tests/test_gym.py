@@ -230,3 +230,36 @@ def test_dl2s_environment_copies_too():
         if a[2]:
             assert a[4]["avg_jct_hours"] == b[4]["avg_jct_hours"]
             break
+
+
+def test_every_step_says_where_the_run_stands(data):
+    env = RLTuneEnv(PHILLY_TRAIN, window=64, max_start=10_000)
+    observation, info = env.reset(seed=3, options={"start": 4_000})
+    moments = [info]
+    while True:
+        observation, _, terminated, _, info = env.step(0)
+        if terminated:
+            break
+        moments.append(info)
+    clocks = [moment["clock_s"] for moment in moments]
+    assert clocks == sorted(clocks) and clocks[-1] > clocks[0] >= 0
+    # Every choice has a job to choose, and the slots shown are the first 128 of the queue.
+    for moment in moments:
+        assert moment["queued"] >= 1 and moment["action_mask"].sum() == min(moment["queued"], 128)
+        assert 0 <= moment["free_gpus"] <= 192 and moment["running"] >= 0
+    # The run is full at some point: jobs wait, others run.
+    assert any(moment["queued"] > 1 and moment["running"] > 0 for moment in moments)
+
+    dl2 = DL2Env("experiments/dl2.yaml")
+    _, info = dl2.reset(seed=1)
+    slots = [info]
+    while True:
+        _, _, terminated, _, info = dl2.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated:
+            break
+        slots.append(info)
+    assert [moment["clock_s"] for moment in slots] == [moment["slot"] * 1200.0 for moment in slots]
+    assert all(moment["jobs"] >= 1 for moment in slots)
+    # Within a slot each allowed action places a task: workers and servers grow until the next slot.
+    same_slot = [(a, b) for a, b in zip(slots, slots[1:]) if a["slot"] == b["slot"]]
+    assert same_slot and all(b["workers"] + b["servers"] > a["workers"] + a["servers"] for a, b in same_slot)

@@ -11,5 +11,5 @@ pub mod placement;
 mod policy;
 mod registry;
 
-pub use policy::{Chooser, Order, RlTune, SlotChooser, Step};
+pub use policy::{Chooser, Moment, Order, RlTune, SlotChooser, Step};
 pub use registry::{BUILTIN_WEIGHTS, POLICIES, digest, rules_of};

@@ -84,13 +84,26 @@ pub struct Step {
     pub log_prob: f64,
 }
 
+/// Where the run stands when an external chooser is asked: what the observation leaves out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moment {
+    /// The simulated clock, seconds since the run began.
+    pub clock_s: f64,
+    /// Jobs waiting to start (all of them; the observation shows the first 128).
+    pub queued: usize,
+    /// Jobs running, counting those started earlier at this instant.
+    pub running: usize,
+    /// GPUs free once this instant's starts so far are placed.
+    pub free_gpus: u32,
+}
+
 /// Chooses slots for RLTune's loop from outside this crate: the Python package's Gymnasium
 /// environment hands each observation to its caller and waits for the action.
 pub trait SlotChooser: Send + Sync + std::fmt::Debug {
     /// The slot of the job to start next, among the occupied slots of `observation` (the first
     /// 128 waiting jobs in arrival order), or `None` to start nothing more at this instant (the
     /// authors' `skip_schedule`). An unoccupied slot is the chooser's to handle.
-    fn choose(&self, observation: &Observation) -> Result<Option<usize>, PolicyError>;
+    fn choose(&self, observation: &Observation, moment: Moment) -> Result<Option<usize>, PolicyError>;
 }
 
 /// How the next job is chosen.
@@ -203,6 +216,7 @@ impl RlTune {
         context: &Context<'_>,
         plan: &schedlab_core::ClusterView,
         queue: &[&JobView],
+        started_now: usize,
     ) -> Result<Option<JobId>, PolicyError> {
         match &self.chooser {
             Chooser::Order(order) => {
@@ -218,7 +232,13 @@ impl RlTune {
             }
             Chooser::External(chooser) => {
                 let observation = observe(context.now, plan, queue, &self.rules);
-                match chooser.choose(&observation)? {
+                let moment = Moment {
+                    clock_s: context.now.secs(),
+                    queued: queue.len(),
+                    running: context.jobs.n_running() + started_now,
+                    free_gpus: plan.total_free(),
+                };
+                match chooser.choose(&observation, moment)? {
                     None => Ok(None),
                     Some(slot) if slot < queue.len().min(QUEUE_SLOTS) => Ok(Some(queue[slot].id)),
                     Some(slot) => Err(PolicyError::Unsupported(format!(
@@ -337,7 +357,7 @@ impl Policy for RlTune {
                     if queue.is_empty() {
                         break;
                     }
-                    let Some(id) = self.choose(context, &plan, &queue)? else { break };
+                    let Some(id) = self.choose(context, &plan, &queue, start.len())? else { break };
                     self.committed = Some(id);
                     id
                 }

@@ -13,6 +13,10 @@ backfilling); once placed, the agent picks again at the same instant.
   which slots hold a job. An empty slot starts the earliest waiting job (``invalid_action="fcfs"``,
   the default), starts nothing until the next event (``"skip"``, the authors' ``skip_schedule``),
   or raises (``"error"``).
+- ``info`` at every step: ``clock_s`` (the simulated clock), ``queued`` (jobs waiting, all of
+  them), ``running`` (jobs running, those started earlier at the same instant included),
+  ``free_gpus``, and ``action_mask``; at ``reset`` also ``window_start`` and ``base_score``
+  (FCFS's score on the window); at the end ``score`` instead of the moment.
 - Reward: 0 until the episode ends, then the authors' ``(base - rl) / max(base, rl, 1)`` on the
   episode's score for ``objective`` (``bsld``: mean bounded slowdown, ``wait``: mean waiting
   time, ``turnaround``: mean JCT, ``utilization``: minus the utilisation), where ``base`` is
@@ -50,7 +54,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import _native, _source
+from . import SchedlabError, _at_key, _native, _source
 
 QUEUE_SLOTS = 128
 JOB_FEATURES = 7
@@ -116,9 +120,12 @@ class RLTuneEnv(_Replayed, gymnasium.Env):
         self._episode: Optional[Tuple[int, int]] = None
         self._actions: List[int] = []
         text, path = _source(spec)
-        self._episodes = _native.RlTuneEpisodes(
-            text, path, objective, window, max_start, invalid_action, relative, env
-        )
+        try:
+            self._episodes = _native.RlTuneEpisodes(
+                text, path, objective, window, max_start, invalid_action, relative, env
+            )
+        except SchedlabError as error:
+            raise SchedlabError(_at_key(str(error), spec)) from None
         # Every feature lies in [0, 1] but the last, "can start now", which is 1.5 (x 0.99999)
         # when the job has two ways or more to start.
         high = np.ones((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
@@ -150,25 +157,25 @@ class RLTuneEnv(_Replayed, gymnasium.Env):
         return self._start(int(start), run_seed)
 
     def _start(self, start: int, run_seed: int) -> Tuple[np.ndarray, Dict[str, Any]]:
-        features, mask, base = self._episodes.reset(start, run_seed)
+        features, mask, base, moment = self._episodes.reset(start, run_seed)
         self._episode, self._actions = (start, run_seed), []
         self._mask = self._mask_of(mask)
         self._info = {"window_start": start, "base_score": base}
-        return self._observation(features), {**self._info, "action_mask": self._mask}
+        return self._observation(features), {**self._info, **_rltune_moment(moment), "action_mask": self._mask}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         index = _index(action, self._action_space)
-        features, mask, reward, terminated, score = self._episodes.step(index)
+        features, mask, reward, terminated, score, moment = self._episodes.step(index)
         self._actions.append(index)
         if terminated:
             self._mask = np.zeros(QUEUE_SLOTS, dtype=bool)
             observation = np.zeros((QUEUE_SLOTS, JOB_FEATURES), dtype=np.float32)
             info = {**self._info, "score": score, "action_mask": self._mask}
         else:
-            assert features is not None and mask is not None
+            assert features is not None and mask is not None and moment is not None
             self._mask = self._mask_of(mask)
             observation = self._observation(features)
-            info = {"action_mask": self._mask}
+            info = {**_rltune_moment(moment), "action_mask": self._mask}
         return observation, float(reward), bool(terminated), False, info
 
     def action_masks(self) -> np.ndarray:
@@ -205,6 +212,9 @@ class DL2Env(_Replayed, gymnasium.Env):
       but the last, which gets minus the episode's average JCT in hours, so the return is the
       objective itself (sparse, but it tells policies apart in ``ep_rew_mean``).
       ``info["avg_jct_hours"]`` at the end either way.
+    - ``info`` at every step: ``slot`` (its index), ``clock_s`` (the slot's start), ``jobs``
+      (uncompleted), ``workers`` and ``servers`` (placed in the slot so far), ``action_mask``;
+      ``workload_seed`` at ``reset``.
     """
 
     metadata = {"render_modes": []}
@@ -220,7 +230,10 @@ class DL2Env(_Replayed, gymnasium.Env):
         self._episode: Optional[Tuple[int, int]] = None
         self._actions: List[int] = []
         text, path = _source(spec)
-        self._episodes = _native.Dl2Episodes(text, path, invalid_action)
+        try:
+            self._episodes = _native.Dl2Episodes(text, path, invalid_action)
+        except SchedlabError as error:
+            raise SchedlabError(_at_key(str(error), spec)) from None
         high = np.full((DL2_FEATURES, DL2_WINDOW), np.inf, dtype=np.float32)
         high[0, :] = 8.0  # model type
         high[2, :] = 1.0  # remaining fraction
@@ -247,15 +260,16 @@ class DL2Env(_Replayed, gymnasium.Env):
         return self._start(int(workload_seed), run_seed)
 
     def _start(self, workload_seed: int, run_seed: int) -> Tuple[np.ndarray, Dict[str, Any]]:
-        state, mask = self._episodes.reset(workload_seed, run_seed)
+        state, mask, moment = self._episodes.reset(workload_seed, run_seed)
         self._episode, self._actions = (workload_seed, run_seed), []
         self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
         self._workload_seed = workload_seed
-        return self._observation(state), {"workload_seed": self._workload_seed, "action_mask": self._mask}
+        info = {"workload_seed": self._workload_seed, **_dl2_moment(moment), "action_mask": self._mask}
+        return self._observation(state), info
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         index = _index(action, self._action_space)
-        state, mask, reward, terminated, jct = self._episodes.step(index)
+        state, mask, reward, terminated, jct, moment = self._episodes.step(index)
         self._actions.append(index)
         if terminated:
             self._mask = np.zeros(DL2_ACTIONS, dtype=bool)
@@ -267,15 +281,25 @@ class DL2Env(_Replayed, gymnasium.Env):
         else:
             if self._reward == "jct":
                 reward = 0.0
-            assert state is not None and mask is not None
+            assert state is not None and mask is not None and moment is not None
             self._mask = np.frombuffer(mask, dtype=np.bool_).copy()
             observation = self._observation(state)
-            info = {"action_mask": self._mask}
+            info = {**_dl2_moment(moment), "action_mask": self._mask}
         return observation, float(reward), bool(terminated), False, info
 
     def action_masks(self) -> np.ndarray:
         """The actions allowed now (skip always is)."""
         return self._mask
+
+
+def _rltune_moment(moment: Tuple[float, int, int, int]) -> Dict[str, Any]:
+    clock_s, queued, running, free_gpus = moment
+    return {"clock_s": clock_s, "queued": queued, "running": running, "free_gpus": free_gpus}
+
+
+def _dl2_moment(moment: Tuple[int, float, int, int, int]) -> Dict[str, Any]:
+    slot, clock_s, jobs, workers, servers = moment
+    return {"slot": slot, "clock_s": clock_s, "jobs": jobs, "workers": workers, "servers": servers}
 
 
 def _register() -> None:

@@ -21,10 +21,21 @@ use std::sync::{Arc, Mutex};
 enum Message {
     /// A choice is due: the state, the allowed actions, and the slot rewards that ended since the
     /// last choice.
-    Observe { state: Vec<f32>, mask: Vec<bool>, reward: f64 },
+    Observe { state: Vec<f32>, mask: Vec<bool>, reward: f64, moment: SlotMoment },
     /// The run ended: its average JCT in hours and the rewards not yet handed over, or why it
     /// failed.
     Done(Result<(f64, f64), String>),
+}
+
+/// Where the run stands at a choice, for `info`: the slot's index, the clock at its start (s), the
+/// uncompleted jobs, and the workers and parameter servers placed so far in the slot.
+type SlotMoment = (u64, f64, usize, usize, usize);
+
+fn slot_moment(slot: &Slot) -> SlotMoment {
+    let workers = slot.jobs.iter().map(|job| job.worker_nodes.len()).sum();
+    let servers = slot.jobs.iter().map(|job| job.ps_nodes.len()).sum();
+    let clock = slot.index as f64 * SlotConfig::default().slot_seconds;
+    (slot.index, clock, slot.jobs.len(), workers, servers)
 }
 
 /// DL2's learner side of a slot, answered by the environment's caller.
@@ -39,12 +50,13 @@ struct ChannelLearner {
 }
 
 impl Learner for ChannelLearner {
-    fn choose(&mut self, _slot: &Slot, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize> {
+    fn choose(&mut self, slot: &Slot, observation: &Observation, mask: &[bool; ACTIONS]) -> Option<usize> {
         if self.closed {
             return None;
         }
         let reward = std::mem::take(&mut *self.pending.lock().expect("no panic holds it"));
-        let message = Message::Observe { state: observation.state.clone(), mask: mask.to_vec(), reward };
+        let moment = slot_moment(slot);
+        let message = Message::Observe { state: observation.state.clone(), mask: mask.to_vec(), reward, moment };
         match self.messages.send(message).ok().and_then(|()| self.actions.recv().ok()) {
             Some(action) => action,
             None => {
@@ -94,13 +106,15 @@ impl Dl2Episodes {
 
     /// Starts an episode: draws the workload with `workload_seed` and runs DL2's slot loop up to
     /// its first choice with `seed`. Returns the state (little-endian float32 bytes, 6 x 40 rows
-    /// by feature) and the mask of allowed actions (121 bytes).
+    /// by feature), the mask of allowed actions (121 bytes) and the moment (slot, clock in
+    /// seconds, uncompleted jobs, workers and servers placed in the slot so far).
+    #[allow(clippy::type_complexity)]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         workload_seed: u64,
         seed: u64,
-    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, SlotMoment)> {
         self.running = None;
         self.ended = false;
         let plan = RunPlan { workload_seed, ..self.plan.clone() };
@@ -127,8 +141,8 @@ impl Dl2Episodes {
             let _ = messages.send(Message::Done(result.map(|jct| (jct, left))));
         })?;
         match thread.receive(py)? {
-            Message::Observe { state, mask, .. } => {
-                let answer = (float_bytes(py, &state), mask_bytes(py, &mask));
+            Message::Observe { state, mask, moment, .. } => {
+                let answer = (float_bytes(py, &state), mask_bytes(py, &mask), moment);
                 self.running = Some((thread, mask));
                 Ok(answer)
             }
@@ -141,14 +155,21 @@ impl Dl2Episodes {
 
     /// Takes `action` (a worker, server or bundle for a window column, or skip: 120) and runs to
     /// the next choice or the end. Returns the state and mask (None at the end), the reward (DL2's
-    /// slot rewards that ended since the last choice), whether the run ended, and its average JCT
-    /// in hours then (None before).
+    /// slot rewards that ended since the last choice), whether the run ended, its average JCT
+    /// in hours then (None before), and the moment of the next choice (None at the end).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         action: i64,
-    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>)> {
+    ) -> PyResult<(
+        Option<Bound<'py, PyBytes>>,
+        Option<Bound<'py, PyBytes>>,
+        f64,
+        bool,
+        Option<f64>,
+        Option<SlotMoment>,
+    )> {
         let skip_invalid = self.skip_invalid;
         let ended = self.ended;
         let (thread, mask) = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;
@@ -168,8 +189,9 @@ impl Dl2Episodes {
             }
         };
         match thread.act(py, Some(choice))? {
-            Message::Observe { state, mask: next, reward } => {
-                let answer = (Some(float_bytes(py, &state)), Some(mask_bytes(py, &next)), reward, false, None);
+            Message::Observe { state, mask: next, reward, moment } => {
+                let answer =
+                    (Some(float_bytes(py, &state)), Some(mask_bytes(py, &next)), reward, false, None, Some(moment));
                 *mask = next;
                 Ok(answer)
             }
@@ -177,7 +199,7 @@ impl Dl2Episodes {
                 self.running = None;
                 self.ended = true;
                 let (jct, reward) = result.map_err(error)?;
-                Ok((None, None, reward, true, Some(jct)))
+                Ok((None, None, reward, true, Some(jct), None))
             }
         }
     }

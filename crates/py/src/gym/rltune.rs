@@ -10,7 +10,7 @@ use schedlab_cluster::PerfModel;
 use schedlab_core::{ClusterSpec, JobSpec, PolicyError};
 use schedlab_policies_rltune::network::QUEUE_SLOTS;
 use schedlab_policies_rltune::observation::{Observation, PoolRules};
-use schedlab_policies_rltune::{Chooser, Order, SlotChooser, rules_of};
+use schedlab_policies_rltune::{Chooser, Moment, Order, SlotChooser, rules_of};
 use schedlab_rltune_env::{Environment, Objective, relative_reward};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug)]
 enum Message {
     /// The engine waits for a choice.
-    Observe(Observation),
+    Observe(Observation, Moment),
     /// The episode ended: its score on the objective, or why it failed.
     Done(Result<f64, String>),
 }
@@ -32,11 +32,18 @@ struct ChannelChooser {
 }
 
 impl SlotChooser for ChannelChooser {
-    fn choose(&self, observation: &Observation) -> Result<Option<usize>, PolicyError> {
+    fn choose(&self, observation: &Observation, moment: Moment) -> Result<Option<usize>, PolicyError> {
         let closed = || PolicyError::Unsupported("the environment closed the episode".to_string());
-        self.observations.send(Message::Observe(observation.clone())).map_err(|_| closed())?;
+        self.observations.send(Message::Observe(observation.clone(), moment)).map_err(|_| closed())?;
         self.actions.lock().map_err(|_| closed())?.recv().map_err(|_| closed())
     }
+}
+
+/// A [`Moment`] as Python gets it: clock (s), jobs queued, jobs running, free GPUs.
+type MomentTuple = (f64, usize, usize, u32);
+
+fn moment_tuple(moment: Moment) -> MomentTuple {
+    (moment.clock_s, moment.queued, moment.running, moment.free_gpus)
 }
 
 /// What to do with an action that names an empty slot.
@@ -174,13 +181,15 @@ impl RlTuneEpisodes {
 
     /// Starts an episode at job `start` with `seed` (the run's seed): runs FCFS on the window for
     /// the reward's baseline, then RLTune's loop up to its first choice. Returns the observation
-    /// (little-endian float32 bytes, 128 x 7), the mask (one byte per slot) and FCFS's score.
+    /// (little-endian float32 bytes, 128 x 7), the mask (one byte per slot), FCFS's score and
+    /// the moment (clock in seconds, jobs queued, jobs running, free GPUs).
+    #[allow(clippy::type_complexity)]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
         start: usize,
         seed: u64,
-    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, f64)> {
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, f64, MomentTuple)> {
         if start > self.last_start {
             return Err(PyValueError::new_err(format!(
                 "start {start}: episodes start at job {} at the latest",
@@ -205,8 +214,13 @@ impl RlTuneEpisodes {
         let first = thread.receive(py)?;
         let mut running = Running { thread, base: base.0, mask: Vec::new(), start };
         match first {
-            Message::Observe(observation) => {
-                let bytes = (float_bytes(py, &observation.features), mask_bytes(py, &observation.mask), running.base);
+            Message::Observe(observation, moment) => {
+                let bytes = (
+                    float_bytes(py, &observation.features),
+                    mask_bytes(py, &observation.mask),
+                    running.base,
+                    moment_tuple(moment),
+                );
                 running.mask = observation.mask;
                 self.running = Some(running);
                 Ok(bytes)
@@ -222,13 +236,21 @@ impl RlTuneEpisodes {
 
     /// Takes `action` (a slot) and runs the engine to the next choice or the episode's end.
     /// Returns the observation and mask (None at the end), the reward (0 until the end), whether
-    /// the episode ended, and the episode's score then (None before).
+    /// the episode ended, the episode's score then (None before), and the moment of the next
+    /// choice (None at the end).
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         action: i64,
-    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>)> {
+    ) -> PyResult<(
+        Option<Bound<'py, PyBytes>>,
+        Option<Bound<'py, PyBytes>>,
+        f64,
+        bool,
+        Option<f64>,
+        Option<MomentTuple>,
+    )> {
         let (invalid, relative) = (self.invalid, self.relative);
         let ended = self.ended;
         let running = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;
@@ -245,11 +267,11 @@ impl RlTuneEpisodes {
             }
         };
         match running.thread.act(py, choice)? {
-            Message::Observe(observation) => {
+            Message::Observe(observation, moment) => {
                 let features = float_bytes(py, &observation.features);
                 let mask = mask_bytes(py, &observation.mask);
                 running.mask = observation.mask;
-                Ok((Some(features), Some(mask), 0.0, false, None))
+                Ok((Some(features), Some(mask), 0.0, false, None, Some(moment_tuple(moment))))
             }
             Message::Done(result) => {
                 let base = running.base;
@@ -258,7 +280,7 @@ impl RlTuneEpisodes {
                 self.ended = true;
                 let score = result.map_err(|message| error(format!("episode at job {start}: {message}")))?;
                 let reward = if relative { relative_reward(base, score) } else { -score };
-                Ok((None, None, reward, true, Some(score)))
+                Ok((None, None, reward, true, Some(score), None))
             }
         }
     }
