@@ -110,6 +110,7 @@ pub struct TrainDl2Args {
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
+        "anchor_divergence",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -184,6 +185,10 @@ pub struct TrainDl2Args {
     /// reinforcement learning, KL(pi_sl || pi) on each batch (0: none, as DL2).
     #[arg(long, default_value_t = 0.0)]
     pub anchor_weight: f64,
+    /// Which divergence the anchor's penalty weighs: `forward`, KL(pi_sl || pi), or `reverse`,
+    /// KL(pi || pi_sl), which makes mass on actions the supervised network gave little costly.
+    #[arg(long, default_value = "forward", value_parser = ["forward", "reverse"])]
+    pub anchor_divergence: String,
     /// Supervised learning rate (DL2: 0.005).
     #[arg(long, default_value_t = 0.005)]
     pub sl_learning_rate: f64,

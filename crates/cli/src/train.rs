@@ -149,6 +149,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         sl_memory: args.sl_memory,
         batch: args.batch,
         anchor_weight: args.anchor_weight,
+        anchor_divergence: kebab(&args.anchor_divergence)?,
         ..Default::default()
     })
 }

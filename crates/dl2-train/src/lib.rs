@@ -120,6 +120,14 @@ pub struct TrainConfig {
     /// `pi - pi_sl`), added to the policy loss in reinforcement learning (0: none, as DL2).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub anchor_weight: f64,
+    /// Not DL2's: which divergence the anchor's penalty weighs (forward, `KL(pi_sl || pi)`, by
+    /// default; reverse, `KL(pi || pi_sl)`).
+    #[serde(default, skip_serializing_if = "is_forward")]
+    pub anchor_divergence: nets::AnchorDivergence,
+}
+
+fn is_forward(value: &nets::AnchorDivergence) -> bool {
+    *value == nets::AnchorDivergence::Forward
 }
 
 fn is_zero(value: &f64) -> bool {
@@ -196,6 +204,7 @@ impl Default for TrainConfig {
             critic_warmup: 0,
             updates_per_slot: 1,
             anchor_weight: 0.0,
+            anchor_divergence: nets::AnchorDivergence::Forward,
         }
     }
 }

@@ -254,6 +254,35 @@ pub fn add_anchor_gradient(gradient: &mut [f32], policy: &[f32], anchor: &[f32],
     }
 }
 
+/// Adds `weight` times the gradient of `KL(softmax(z) || anchor)` with respect to the logits
+/// `z` to `gradient`, for a batch of rows: `p_j (ln p_j - ln a_j - KL)` (`policy` is
+/// `softmax(z)`). Actions the policy gives no mass (masked) add nothing; an anchor's zero is
+/// read as 1e-30, so mass the anchor never gave costs about 69 nats.
+pub fn add_reverse_anchor_gradient(gradient: &mut [f32], policy: &[f32], anchor: &[f32], weight: f64, actions: usize) {
+    for ((g, p), a) in gradient.chunks_mut(actions).zip(policy.chunks(actions)).zip(anchor.chunks(actions)) {
+        let log_ratio = |p: f32, a: f32| f64::from(p).ln() - f64::from(a.max(1e-30)).ln();
+        let kl: f64 = p.iter().zip(a).filter(|(p, _)| **p > 0.0).map(|(&p, &a)| f64::from(p) * log_ratio(p, a)).sum();
+        for ((g, &p), &a) in g.iter_mut().zip(p).zip(a) {
+            if p > 0.0 {
+                *g += (weight * f64::from(p) * (log_ratio(p, a) - kl)) as f32;
+            }
+        }
+    }
+}
+
+/// Which KL divergence the anchor's penalty ([`crate::TrainConfig::anchor_weight`]) weighs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnchorDivergence {
+    /// `KL(pi_sl || pi)`: the policy must keep the supervised network's mass; new mass on an
+    /// action that network gave little costs little.
+    #[default]
+    Forward,
+    /// `KL(pi || pi_sl)`: mass on an action the supervised network gave little costs its log
+    /// ratio, so the policy stays where that network puts mass.
+    Reverse,
+}
+
 /// How the policy loss's entropy term is averaged.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]

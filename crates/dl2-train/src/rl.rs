@@ -203,10 +203,18 @@ impl State {
         let logits = policy.logits(states.clone());
         let before = probabilities(logits.clone());
         if let Some(anchor) = &self.anchor {
-            // KL(pi_anchor || pi) averaged over the batch: its gradient into each sample's
-            // logits is (pi - pi_anchor) / b.
+            // The divergence averaged over the batch: forward, KL(pi_anchor || pi), has the
+            // gradient (pi - pi_anchor) / b in each sample's logits.
             let held: Vec<f32> = samples.iter().flat_map(|sample| anchor.probabilities(&sample.state)).collect();
-            crate::nets::add_anchor_gradient(&mut gradient, &before, &held, self.config.anchor_weight / b as f64);
+            let weight = self.config.anchor_weight / b as f64;
+            match self.config.anchor_divergence {
+                crate::nets::AnchorDivergence::Forward => {
+                    crate::nets::add_anchor_gradient(&mut gradient, &before, &held, weight)
+                }
+                crate::nets::AnchorDivergence::Reverse => {
+                    crate::nets::add_reverse_anchor_gradient(&mut gradient, &before, &held, weight, ACTIONS)
+                }
+            }
         }
         let gradient = Tensor::<2>::from_data(TensorData::new(gradient, [b, ACTIONS]), &self.device);
         let surrogate = (logits * gradient).sum();

@@ -299,3 +299,43 @@ fn the_anchor_gradient_is_the_kl_divergences_derivative_in_the_logits() {
         );
     }
 }
+
+#[test]
+fn the_reverse_anchor_gradient_is_the_reverse_kl_divergences_derivative_in_the_logits() {
+    // KL(softmax(z) || a) by central differences in each logit, for two rows, one with an action
+    // the anchor gives no mass.
+    let rows = [
+        ([0.3f64, -1.2, 2.0, 0.0, 0.7], [0.1f64, 0.05, 0.6, 0.2, 0.05]),
+        ([1.0, 0.2, -0.5, 0.4, -2.0], [0.5, 0.3, 0.0, 0.1, 0.1]),
+    ];
+    let softmax = |z: &[f64]| -> Vec<f64> {
+        let max = z.iter().cloned().fold(f64::MIN, f64::max);
+        let e: Vec<f64> = z.iter().map(|x| (x - max).exp()).collect();
+        let sum: f64 = e.iter().sum();
+        e.iter().map(|x| x / sum).collect()
+    };
+    let mut policy = Vec::new();
+    let mut held = Vec::new();
+    for (logits, anchor) in &rows {
+        policy.extend(softmax(logits).iter().map(|&p| p as f32));
+        held.extend(anchor.iter().map(|&a| a as f32));
+    }
+    let mut gradient = vec![0.5f32; 10];
+    schedlab_dl2_train::nets::add_reverse_anchor_gradient(&mut gradient, &policy, &held, 2.0, 5);
+    for (r, (logits, anchor)) in rows.iter().enumerate() {
+        let kl = |z: &[f64]| -> f64 {
+            softmax(z).iter().zip(anchor).map(|(p, a)| p * (p.ln() - (a.max(1e-30f32 as f64)).ln())).sum()
+        };
+        for j in 0..5 {
+            let (mut up, mut down) = (*logits, *logits);
+            up[j] += 1e-6;
+            down[j] -= 1e-6;
+            let numeric = (kl(&up) - kl(&down)) / 2e-6;
+            let analytic = f64::from(gradient[5 * r + j]);
+            assert!(
+                (analytic - (0.5 + 2.0 * numeric)).abs() < 1e-4 * (1.0 + numeric.abs()),
+                "row {r} logit {j}: {analytic} vs {numeric}"
+            );
+        }
+    }
+}
