@@ -182,6 +182,17 @@ class RLTuneEnv(_Replayed, gymnasium.Env):
         """The slots that hold a job (for action-masking agents such as sb3-contrib's MaskablePPO)."""
         return self._mask
 
+    @property
+    def jobs(self) -> int:
+        """The workload's jobs (a window ``start`` may be up to ``jobs - window``, given a
+        ``max_start`` that large)."""
+        return self._episodes.jobs
+
+    @property
+    def last_start(self) -> int:
+        """The last job a drawn window starts at (``max_start``, or the training range's last)."""
+        return self._episodes.last_start
+
 
 DL2_FEATURES = 6
 DL2_WINDOW = 40

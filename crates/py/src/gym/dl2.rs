@@ -162,14 +162,8 @@ impl Dl2Episodes {
         &mut self,
         py: Python<'py>,
         action: i64,
-    ) -> PyResult<(
-        Option<Bound<'py, PyBytes>>,
-        Option<Bound<'py, PyBytes>>,
-        f64,
-        bool,
-        Option<f64>,
-        Option<SlotMoment>,
-    )> {
+    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>, Option<SlotMoment>)>
+    {
         let skip_invalid = self.skip_invalid;
         let ended = self.ended;
         let (thread, mask) = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;

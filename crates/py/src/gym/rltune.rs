@@ -243,14 +243,8 @@ impl RlTuneEpisodes {
         &mut self,
         py: Python<'py>,
         action: i64,
-    ) -> PyResult<(
-        Option<Bound<'py, PyBytes>>,
-        Option<Bound<'py, PyBytes>>,
-        f64,
-        bool,
-        Option<f64>,
-        Option<MomentTuple>,
-    )> {
+    ) -> PyResult<(Option<Bound<'py, PyBytes>>, Option<Bound<'py, PyBytes>>, f64, bool, Option<f64>, Option<MomentTuple>)>
+    {
         let (invalid, relative) = (self.invalid, self.relative);
         let ended = self.ended;
         let running = self.running.as_mut().ok_or_else(|| super::no_episode(ended))?;
