@@ -49,8 +49,8 @@ train-rltune SPEC OUT *FLAGS:
 
 # Train the RLTune agent for one objective (bsld, wait, turnaround, utilization) with schedlab's recipe,
 # as the built-in per-objective weights were: `just train-rltune-objective philly wait 100` writes
-# crates/policies/rltune/weights/philly-wait.json; Helios: `just train-rltune-objective helios wait 20 1`
-# (GAE's lambda 1 there; see the crate README).
+# crates/policies/rltune/weights/philly-wait.json; Helios: `just train-rltune-objective helios wait 60 1`
+# (GAE's lambda 1 there; the crate README gives each agent's epochs).
 train-rltune-objective TRACE OBJECTIVE EPOCHS LAMBDA="0.97":
     cargo run --release --quiet -p schedlab-cli --features train -- train rltune --trace {{TRACE}} --objective {{OBJECTIVE}} \
         --epochs {{EPOCHS}} --candidates 1 --pi-lr 3e-3 --normalise-multi-choice --filter 10..150 --lambda {{LAMBDA}} \
