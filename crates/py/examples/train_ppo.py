@@ -122,8 +122,9 @@ def main():
     # Held-out windows where FCFS makes a job wait, evenly spread after the training range.
     candidates = np.linspace(TRAINING_JOBS + args.window, last, 4 * args.held_out).astype(int)
     fcfs_all = scores(evaluation, candidates, lambda observation, mask: 0)
-    starts = [int(start) for start, fcfs in zip(candidates, fcfs_all) if fcfs > 1.0 + 1e-9][: args.held_out]
-    fcfs = scores(evaluation, starts, lambda observation, mask: 0)
+    queueing = [(int(start), score) for start, score in zip(candidates, fcfs_all) if score > 1.0 + 1e-9][: args.held_out]
+    starts = [start for start, _ in queueing]
+    fcfs = np.array([score for _, score in queueing])
     rng = np.random.default_rng(0)
     random = scores(evaluation, starts, lambda observation, mask: int(rng.choice(np.flatnonzero(mask))))
 
@@ -171,9 +172,8 @@ def main():
         if args.every > 0 and model.num_timesteps < args.steps:
             curve = scores(evaluation, starts, agent).mean()
             print(f"after {model.num_timesteps} steps ({time.perf_counter() - started:.0f} s): trained agent {curve:.3f}", flush=True)
-    seconds = learning
     trained = scores(evaluation, starts, agent)
-    print(f"{type(model).__name__}: {model.num_timesteps} steps in {seconds:.1f} s ({model.num_timesteps / seconds:.0f} steps/s with learning)")
+    print(f"{type(model).__name__}: {model.num_timesteps} steps in {learning:.1f} s ({model.num_timesteps / learning:.0f} steps/s with learning)")
     print(f"held out: {len(starts)} windows of {args.window} jobs after job {TRAINING_JOBS} where FCFS makes a job wait")
     print("mean bounded slowdown:")
     for name, values in (("FCFS (the untrained agent's greedy choice)", fcfs), ("random valid action", random), ("trained agent", trained)):
