@@ -63,9 +63,10 @@ fn position(looks: &Looks, plan: &RunPlan) -> u64 {
     }
 }
 
-/// Whether a verdict ends a claim's looks.
+/// Whether a verdict ends a claim's looks: settled, or censored (a run that did not drain by
+/// `sim.max_time` stays so whatever seeds are added).
 pub fn settles(verdict: &Verdict) -> bool {
-    matches!(verdict, Verdict::Holds | Verdict::Missed | Verdict::Unreachable { .. })
+    matches!(verdict, Verdict::Holds | Verdict::Missed | Verdict::Unreachable { .. } | Verdict::Censored { .. })
 }
 
 /// Whether a claim's value needs the run: one of the claim's policies at its sweep point, or

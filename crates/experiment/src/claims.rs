@@ -318,6 +318,28 @@ fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Ve
         .collect()
 }
 
+/// The stored runs among `plans` whose value the claim reads (its policies at its sweep
+/// points, and for `ftf_rho` the fairness reference there) that ended at `sim.max_time` before
+/// every measured job finished, by run key.
+fn censored_runs(experiment: &Experiment, plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
+    let planned: std::collections::BTreeSet<&str> = plans
+        .iter()
+        .filter(|plan| {
+            reads(claim, plan)
+                || (claim.metric == Metric::FtfRho
+                    && experiment.report.fairness_reference.as_deref() == Some(plan.policy.to_string().as_str())
+                    && reads(&claim.with_policy(&plan.policy.to_string()), plan))
+        })
+        .map(|plan| plan.key.as_str())
+        .collect();
+    outcomes
+        .iter()
+        .filter(|outcome| planned.contains(outcome.key.as_str()))
+        .filter(|outcome| outcome.metrics.jobs_finished < outcome.metrics.jobs_measured)
+        .map(|outcome| outcome.key.clone())
+        .collect()
+}
+
 pub use crate::relaxation::Relaxations;
 
 /// A bound's value of the claim's metric, in the metric's units.
@@ -377,6 +399,7 @@ pub fn evaluate_plans(
                 replicates(experiment, outcomes, claim, policy, point)
             };
             let missing = missing_runs(plans, outcomes, claim);
+            let censored = censored_runs(experiment, plans, outcomes, claim);
             let Measured { cases, per_seed } = measure(experiment, outcomes, claim, &runs);
             let split = cases.len() * looks;
             let judged = if missing.is_empty() { judge_cases(claim, &cases, split) } else { None };
@@ -418,6 +441,9 @@ pub fn evaluate_plans(
             let verdict = match (&estimate, missing.is_empty()) {
                 (_, false) => {
                     Verdict::Incomplete { count: missing.len(), missing: missing.into_iter().take(3).collect() }
+                }
+                _ if !censored.is_empty() => {
+                    Verdict::Censored { count: censored.len(), runs: censored.into_iter().take(3).collect() }
                 }
                 (None, true) => Verdict::Inconclusive { replicates_needed: None },
                 (Some(estimate), true) => with_bound(judge(estimate, &band), Some(estimate), bound.as_ref(), &band),
@@ -488,6 +514,13 @@ pub fn verdict_text(verdict: &Verdict, unit: Unit, units: usize) -> String {
             side_word(bound.side),
             show(bound.estimate.value),
             show_interval(Some(&bound.estimate))
+        ),
+        Verdict::Censored { runs, count } => format!(
+            "inconclusive ({count} runs ended at sim.max_time before every measured job finished: {}{}; more {} \
+             cannot settle it)",
+            runs.join(", "),
+            if *count > runs.len() { ", ..." } else { "" },
+            unit.plural()
         ),
         Verdict::Incomplete { missing, count } => {
             format!(
@@ -691,13 +724,14 @@ const CLAIM_FIELDS: [&str; 13] = [
 ];
 
 /// What a verdict adds to its CSV row: the units that would settle an inconclusive one, and
-/// the runs an incomplete one lacks.
+/// the runs an incomplete one lacks or a censored one read (its `missing` column).
 fn verdict_fields(verdict: &Verdict) -> (String, String) {
     match verdict {
         Verdict::Inconclusive { replicates_needed } => {
             (replicates_needed.map_or(String::new(), |n| n.to_string()), String::new())
         }
         Verdict::Incomplete { missing, count } => (String::new(), format!("{count}: {}", missing.join(" "))),
+        Verdict::Censored { runs, count } => (String::new(), format!("{count}: {}", runs.join(" "))),
         _ => (String::new(), String::new()),
     }
 }
@@ -886,9 +920,18 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
             {
                 group.bound = Some(ProvenBound { side, estimate, class: bound_class(group.claim.metric).to_string() });
             }
+            let censored: Vec<String> = members
+                .iter()
+                .filter_map(|(name, result)| match &result.verdict {
+                    Verdict::Censored { count, .. } => Some(format!("{name} ({count} runs)")),
+                    _ => None,
+                })
+                .collect();
             let band = group.claim.band();
             group.verdict = if !missing.is_empty() {
                 Verdict::Incomplete { count: missing.len(), missing }
+            } else if !censored.is_empty() {
+                Verdict::Censored { count: censored.len(), runs: censored }
             } else {
                 match &group.estimate {
                     Some(estimate) => with_bound(judge(estimate, &band), Some(estimate), group.bound.as_ref(), &band),

@@ -59,7 +59,7 @@ fn verdict_class(verdict: &crate::interval::Verdict) -> &'static str {
     match verdict {
         crate::interval::Verdict::Holds => "holds",
         crate::interval::Verdict::Missed => "missed",
-        crate::interval::Verdict::Inconclusive { .. } => "inconclusive",
+        crate::interval::Verdict::Inconclusive { .. } | crate::interval::Verdict::Censored { .. } => "inconclusive",
         crate::interval::Verdict::Unreachable { .. } => "unreachable",
         crate::interval::Verdict::Incomplete { .. } => "incomplete",
     }

@@ -392,6 +392,15 @@ pub enum Verdict {
         /// The bound.
         bound: ProvenBound,
     },
+    /// Runs the claim reads ended at `sim.max_time` before every measured job finished: their
+    /// means cover only the jobs that finished, so nothing is judged, and more seeds cannot
+    /// help (a run that did not drain stays so). Counted as inconclusive.
+    Censored {
+        /// The censored runs (run keys), at most a few of them named.
+        runs: Vec<String>,
+        /// How many there are in all.
+        count: usize,
+    },
     /// Runs the claim reads are missing, so nothing is judged.
     Incomplete {
         /// The missing runs (run keys), at most a few of them named.
@@ -407,7 +416,7 @@ impl Verdict {
         match self {
             Verdict::Holds => "holds",
             Verdict::Missed => "missed",
-            Verdict::Inconclusive { .. } => "inconclusive",
+            Verdict::Inconclusive { .. } | Verdict::Censored { .. } => "inconclusive",
             Verdict::Unreachable { .. } => "unreachable here",
             Verdict::Incomplete { .. } => "incomplete",
         }

@@ -383,6 +383,9 @@ pub fn write_results_claims(results_dir: &Path) -> Result<(), ExperimentError> {
         let shown = match verdict {
             "holds" => "holds".to_string(),
             "missed" => "MISSED".to_string(),
+            "inconclusive" if !missing.is_empty() => {
+                format!("inconclusive (runs censored at sim.max_time: {missing}; more {unit} cannot settle it)")
+            }
             "inconclusive" if !needed.is_empty() => format!("inconclusive (about {needed} {unit} would settle it)"),
             "inconclusive" if units.parse::<usize>().unwrap_or(0) < 2 => "inconclusive (no interval)".to_string(),
             "inconclusive" => "inconclusive (at the band's edge)".to_string(),

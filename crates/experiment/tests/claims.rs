@@ -50,6 +50,31 @@ fn claims_are_checked_and_misses_reported() {
             count: 1
         }
     );
+    // A run that ended at sim.max_time with measured jobs unfinished makes the claims that read
+    // it inconclusive, naming it (its mean covers only the jobs that finished): never missed nor
+    // held, and no more seeds are looked for.
+    let mut censored = result.outcomes.clone();
+    let capped = censored
+        .iter_mut()
+        .find(|outcome| outcome.policy == "las" && outcome.seed == 1 && outcome.point[0].1 == 0.5)
+        .unwrap();
+    capped.metrics.jobs_finished = capped.metrics.jobs_measured - 1;
+    let judged = schedlab_experiment::claims::evaluate(&experiment, &censored, &Default::default());
+    let names: Vec<&str> = judged.iter().map(|claim| claim.verdict.name()).collect();
+    assert_eq!(names, ["holds", "inconclusive", "inconclusive"]);
+    assert_eq!(
+        judged[1].verdict,
+        schedlab_experiment::interval::Verdict::Censored {
+            runs: vec!["policy=las;rate_per_hour=0.5;seed=1".into()],
+            count: 1
+        }
+    );
+    assert!(schedlab_experiment::adaptive::settles(&judged[1].verdict));
+    let text = schedlab_experiment::claims::verdict_text(&judged[1].verdict, judged[1].unit, 2);
+    assert!(
+        text.starts_with("inconclusive (1 runs ended at sim.max_time before every measured job finished"),
+        "{text}"
+    );
     let markdown = std::fs::read_to_string(dir.join("small/claims.md")).unwrap();
     assert!(markdown.contains("| misses (avg_jct_hours of las) | test | 1000000 |"), "{markdown}");
     assert!(markdown.contains("MISSED"), "{markdown}");
