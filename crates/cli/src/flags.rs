@@ -107,7 +107,7 @@ pub struct TrainDl2Args {
     /// with seed 0 this writes those weights byte for byte. Only `--seed` may be changed.
     #[arg(long, conflicts_with_all = [
         "sl_steps", "rl_steps", "validation_interval", "no_inject", "no_sl_shuffle", "epsilon_temperature",
-        "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "reward", "entropy",
+        "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "skip_prior_states", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
         "anchor_divergence",
@@ -148,6 +148,10 @@ pub struct TrainDl2Args {
     /// supervised states is this (between 0 and 1).
     #[arg(long)]
     pub skip_prior: Option<f64>,
+    /// Whose states `--skip-prior` is set on: `teacher` (the supervised memory's newest 1,024)
+    /// or `own` (those the network meets scheduling 10 training traces itself, sampling).
+    #[arg(long, default_value = "teacher", value_parser = ["teacher", "own"], requires = "skip_prior")]
+    pub skip_prior_states: String,
     /// Each decision's reward: `slot` (DL2's), `job` (DL2's `TS_REWARD_PLUS_JOB_REWARD`),
     /// `marginal` (not DL2's: the change its own task made to the slot reward) or
     /// `marginal-to-go` (not DL2's: the slot reward's change from the decision to the slot's end).

@@ -134,6 +134,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         teacher: kebab(&args.teacher)?,
         sl_mask_skip: args.sl_mask_skip,
         skip_prior: args.skip_prior,
+        skip_prior_states: kebab(&args.skip_prior_states)?,
         reward: kebab(&args.reward)?,
         entropy: kebab(&args.entropy)?,
         critic_warmup: args.critic_warmup,

@@ -93,6 +93,10 @@ pub struct TrainConfig {
     /// newest 1,024 states of the supervised memory is this (DL2: no reset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip_prior: Option<f64>,
+    /// Whose states [`TrainConfig::skip_prior`] is set on (not DL2's, as the prior is not):
+    /// the supervised memory's (the teacher's), or those the network meets itself.
+    #[serde(default, skip_serializing_if = "is_teacher_states")]
+    pub skip_prior_states: SkipPriorStates,
     /// What each decision learns from (DL2: the slot's reward).
     #[serde(default)]
     pub reward: Reward,
@@ -129,6 +133,26 @@ pub struct TrainConfig {
 fn is_forward(value: &nets::AnchorDivergence) -> bool {
     *value == nets::AnchorDivergence::Forward
 }
+
+fn is_teacher_states(value: &SkipPriorStates) -> bool {
+    *value == SkipPriorStates::Teacher
+}
+
+/// The states skip's prior is set on after the supervised phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkipPriorStates {
+    /// The newest 1,024 states of the supervised memory: the teacher's, mostly mid-slot.
+    #[default]
+    Teacher,
+    /// The states the network meets when it schedules the first [`OWN_STATE_TRACES`] training
+    /// traces itself, sampling its actions: the bias is moved until skip's mean probability
+    /// over them is the prior (the states move with it, so each round runs them again).
+    Own,
+}
+
+/// Training traces the network schedules to set skip's prior on its own states.
+pub const OWN_STATE_TRACES: usize = 10;
 
 fn is_zero(value: &f64) -> bool {
     *value == 0.0
@@ -199,6 +223,7 @@ impl Default for TrainConfig {
             teacher: Teacher::Drf,
             sl_mask_skip: false,
             skip_prior: None,
+            skip_prior_states: SkipPriorStates::Teacher,
             reward: Reward::Slot,
             entropy: nets::Entropy::MeanOverActions,
             critic_warmup: 0,
@@ -337,6 +362,10 @@ pub struct Trained {
     pub curve: Vec<CurvePoint>,
     /// Training episodes run per phase.
     pub episodes: (usize, usize),
+    /// With skip's prior set on the network's own states: skip's mean probability on them in
+    /// each round, before that round's shift (empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skip_prior_means: Vec<f64>,
 }
 
 /// The mean of `values` (NaN when empty), which are then cleared: a curve point's loss and
@@ -446,6 +475,44 @@ pub fn validate(
             drf_agreement: None,
         },
     ))
+}
+
+/// Shifts skip's output bias so that its mean probability over the decisions the network
+/// takes itself, sampling, on `traces` is `prior`. Each of 8 rounds schedules the traces with
+/// the current bias (seeds fixed, so the rounds differ only by the bias) and moves the bias by
+/// the log-odds between the prior and the mean measured, as [`set_skip_prior`] does on fixed
+/// states. Returns the network and the mean measured in each round.
+pub fn set_skip_prior_on_own_states(
+    mut network: PolicyNetwork,
+    traces: &[Vec<JobSpec>],
+    cluster: &Arc<ClusterSpec>,
+    speeds: &Dl2Speed,
+    seed: u64,
+    prior: f64,
+) -> Result<(PolicyNetwork, Vec<f64>), String> {
+    let logit = |p: f64| (p / (1.0 - p)).ln();
+    let mut means = Vec::new();
+    for _ in 0..8 {
+        let shared = Arc::new(network.clone());
+        let runs: Vec<(f64, SlotStats)> = traces
+            .par_iter()
+            .enumerate()
+            .map(|(index, jobs)| {
+                let chooser = Chooser::Network { network: Arc::clone(&shared), sample: true };
+                let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
+                let jct = run_episode(cluster, jobs, speeds, &mut policy, derive(seed, 9, index as u64))?;
+                Ok((jct, policy.stats()))
+            })
+            .collect::<Result<_, String>>()?;
+        let mean = summarize(&runs).1.mean_skip_probability();
+        if !mean.is_finite() {
+            return Err("setting skip's prior on the network's own states: the traces gave no decision".into());
+        }
+        means.push(mean);
+        let mean = mean.clamp(1e-12, 1.0 - 1e-12);
+        network.output.bias[schedlab_policies_dl2::observation::SKIP] += (logit(prior) - logit(mean)) as f32;
+    }
+    Ok((network, means))
 }
 
 /// Mean validation JCT (slots) of a heuristic and its mean tasks per slot.
@@ -560,6 +627,13 @@ pub fn train(
         progress(&point, network);
         curve.push(point);
     })?;
+    let (network, skip_prior_means) = match (config.skip_prior, config.skip_prior_states) {
+        (Some(prior), SkipPriorStates::Own) => {
+            let own = &traces.train[..OWN_STATE_TRACES.min(traces.train.len())];
+            set_skip_prior_on_own_states(network, own, &cluster, &speeds, config.seed, prior)?
+        }
+        _ => (network, Vec::new()),
+    };
     let (network, rl_episodes) = rl::train(config, network, &validator, &speeds, &mut |point, network| {
         progress(&point, network);
         curve.push(point);
@@ -572,6 +646,7 @@ pub fn train(
         wall_seconds: started.elapsed().as_secs_f64(),
         curve,
         episodes: (sl_episodes, rl_episodes),
+        skip_prior_means,
     })
 }
 
@@ -732,7 +807,7 @@ pub fn train_to_file(
         std::fs::write(&path, bytes).map_err(|error| format!("{}: {error}", path.display()))
     };
     write(out.to_path_buf(), serde_json::to_string(&trained.network).expect("weights serialise").as_bytes())?;
-    let manifest = serde_json::json!({
+    let mut manifest = serde_json::json!({
         "what": "DL2's policy network (schedlab-dl2-train)",
         "data": {
             "speeds": "dl2/config_speed.txt",
@@ -748,6 +823,9 @@ pub fn train_to_file(
         "curve": trained.curve,
         "tool_version": env!("CARGO_PKG_VERSION"),
     });
+    if !trained.skip_prior_means.is_empty() {
+        manifest["skip_prior_means_on_own_states"] = serde_json::json!(trained.skip_prior_means);
+    }
     write(
         out.with_extension("manifest.json"),
         serde_json::to_string_pretty(&manifest).expect("serialises").as_bytes(),

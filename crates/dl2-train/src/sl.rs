@@ -212,7 +212,9 @@ pub(crate) fn train(
         }
     }
     let mut network = export(&state);
-    if let Some(prior) = config.skip_prior {
+    if let Some(prior) = config.skip_prior
+        && config.skip_prior_states == crate::SkipPriorStates::Teacher
+    {
         let state = state.lock().expect("not poisoned");
         // The newest 1,024 states of the memory (enough for a mean; 8 passes over them).
         let states: Vec<&[f32]> = state.memory.iter().rev().take(1024).map(|sample| sample.state.as_slice()).collect();

@@ -339,3 +339,38 @@ fn the_reverse_anchor_gradient_is_the_reverse_kl_divergences_derivative_in_the_l
         }
     }
 }
+
+#[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
+fn skip_prior_on_own_states_meets_the_prior_on_the_states_the_network_meets() {
+    let (_, speeds) = speeds();
+    let config = TrainConfig { sl_mask_skip: true, normalise_inputs: true, train_traces: 3, ..tiny(20, 1) };
+    let traces = schedlab_dl2_train::Traces::new(&config).unwrap();
+    let cluster = schedlab_dl2_train::cluster(config.nodes);
+    // The built-in weights, whose skip probability on these states is far from 0.05.
+    let weights = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policies/dl2/weights/dl2.json");
+    let network =
+        schedlab_policies_dl2::network::PolicyNetwork::from_json(&std::fs::read_to_string(weights).unwrap()).unwrap();
+    let own = &traces.train[..3];
+    let (shifted, means) =
+        schedlab_dl2_train::set_skip_prior_on_own_states(network, own, &cluster, &speeds, 0, 0.05).unwrap();
+    assert_eq!(means.len(), 8);
+    // Measured once more with the final bias: the rounds converge on the prior.
+    let (_, again) =
+        schedlab_dl2_train::set_skip_prior_on_own_states(shifted, own, &cluster, &speeds, 0, 0.05).unwrap();
+    assert!((again[0] - 0.05).abs() < 0.01, "rounds {means:?}, then {}", again[0]);
+    // The option is part of the settings: with it, training learns something else.
+    let run = |config: &TrainConfig| train(config, Arc::clone(&speeds), &|_, _| {}).unwrap();
+    let teacher = run(&TrainConfig { skip_prior: Some(0.05), ..config.clone() });
+    let own = run(&TrainConfig {
+        skip_prior: Some(0.05),
+        skip_prior_states: schedlab_dl2_train::SkipPriorStates::Own,
+        ..config.clone()
+    });
+    assert_ne!(teacher.network, own.network);
+    assert_eq!(own.skip_prior_means.len(), 8);
+    assert!(teacher.skip_prior_means.is_empty());
+}
