@@ -49,7 +49,7 @@ train-rltune SPEC OUT *FLAGS:
 
 # Train the RLTune agent for one objective (bsld, wait, turnaround, utilization) with schedlab's recipe,
 # as the built-in per-objective weights were: `just train-rltune-objective philly wait 100` writes
-# crates/policies/rltune/weights/philly-wait.json; Helios: `just train-rltune-objective helios wait 60 1` (`bsld`: 100 epochs)
+# crates/policies/rltune/weights/philly-wait.json; Helios: `just train-rltune-objective helios wait 100 1` (`turnaround`, `utilization`: 60 epochs)
 # (GAE's lambda 1 there; the crate README gives each agent's epochs).
 train-rltune-objective TRACE OBJECTIVE EPOCHS LAMBDA="0.97":
     cargo run --release --quiet -p schedlab-cli --features train -- train rltune --trace {{TRACE}} --objective {{OBJECTIVE}} \
