@@ -439,6 +439,29 @@ pub fn run_episode(
     Ok(total / result.jobs.len() as f64 / 1200.0)
 }
 
+/// Each of `traces` scheduled by `network` (sampling its actions or taking the most probable),
+/// episode `i` with seed `derive(seed, stream, i)`: each episode's mean JCT (slots) and stats.
+fn schedule_with(
+    network: &Arc<PolicyNetwork>,
+    traces: &[Vec<JobSpec>],
+    sample: bool,
+    cluster: &Arc<ClusterSpec>,
+    speeds: &Dl2Speed,
+    seed: u64,
+    stream: u64,
+) -> Result<Vec<(f64, SlotStats)>, String> {
+    traces
+        .par_iter()
+        .enumerate()
+        .map(|(index, jobs)| {
+            let chooser = Chooser::Network { network: Arc::clone(network), sample };
+            let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
+            let jct = run_episode(cluster, jobs, speeds, &mut policy, derive(seed, stream, index as u64))?;
+            Ok((jct, policy.stats()))
+        })
+        .collect()
+}
+
 /// The network on the validation traces: mean JCT sampling as DL2 validates, and the
 /// diagnostics of [`ValidationStats`] (`drf_jct`: DRF's mean JCT on them).
 pub fn validate(
@@ -449,20 +472,9 @@ pub fn validate(
     seed: u64,
     drf_jct: f64,
 ) -> Result<(f64, ValidationStats), String> {
-    let n = traces.validation.len();
-    let runs: Vec<(f64, SlotStats)> = (0..2 * n)
-        .into_par_iter()
-        .map(|run| {
-            let (index, sample) = (run % n, run < n);
-            let chooser = Chooser::Network { network: Arc::clone(network), sample };
-            let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
-            let jct =
-                run_episode(cluster, &traces.validation[index], speeds, &mut policy, derive(seed, 3, index as u64))?;
-            Ok((jct, policy.stats()))
-        })
-        .collect::<Result<_, String>>()?;
-    let (jct, sampled) = summarize(&runs[..n]);
-    let (jct_greedy, greedy) = summarize(&runs[n..]);
+    let schedule = |sample| schedule_with(network, &traces.validation, sample, cluster, speeds, seed, 3);
+    let (jct, sampled) = summarize(&schedule(true)?);
+    let (jct_greedy, greedy) = summarize(&schedule(false)?);
     Ok((
         jct,
         ValidationStats {
@@ -493,17 +505,7 @@ pub fn set_skip_prior_on_own_states(
     let logit = |p: f64| (p / (1.0 - p)).ln();
     let mut means = Vec::new();
     for _ in 0..8 {
-        let shared = Arc::new(network.clone());
-        let runs: Vec<(f64, SlotStats)> = traces
-            .par_iter()
-            .enumerate()
-            .map(|(index, jobs)| {
-                let chooser = Chooser::Network { network: Arc::clone(&shared), sample: true };
-                let mut policy = Dl2::new("dl2".into(), chooser, SlotConfig::default());
-                let jct = run_episode(cluster, jobs, speeds, &mut policy, derive(seed, 9, index as u64))?;
-                Ok((jct, policy.stats()))
-            })
-            .collect::<Result<_, String>>()?;
+        let runs = schedule_with(&Arc::new(network.clone()), traces, true, cluster, speeds, seed, 9)?;
         let mean = summarize(&runs).1.mean_skip_probability();
         if !mean.is_finite() {
             return Err("setting skip's prior on the network's own states: the traces gave no decision".into());

@@ -73,18 +73,12 @@ pub fn settles(verdict: &Verdict) -> bool {
 /// there the policy finish-time fairness divides by (`fairness_reference`) for an `ftf_rho`
 /// claim; with adaptive episodes, every policy at the claim's sweep point.
 fn needs(experiment: &Experiment, claim: &crate::resolve::Claim, plan: &RunPlan) -> bool {
-    if crate::claims::reads(claim, plan) {
-        return true;
-    }
     // An episode is a workload every policy replays: it is added to all of them at the claim's
     // points, so that a table's rows keep averaging the same episodes.
     if let Some(Looks { over: LookUnit::Episodes { .. }, .. }) = experiment.adaptive {
         return crate::claims::reads(&claim.with_policy(&plan.policy.to_string()), plan);
     }
-    let Some(reference) = experiment.report.fairness_reference.as_deref() else { return false };
-    claim.metric == crate::metric::Metric::FtfRho
-        && plan.policy.to_string() == reference
-        && crate::claims::reads(&claim.with_policy(reference), plan)
+    crate::claims::value_reads(experiment, claim, plan)
 }
 
 /// Replays the procedure on `outcomes` (the stored runs with the current inputs): judges the

@@ -318,20 +318,22 @@ fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Ve
         .collect()
 }
 
+/// Whether the claim's value reads the run: [`reads`], or for an `ftf_rho` claim the run of the
+/// policy finish-time fairness divides by (`fairness_reference`) at the claim's sweep points.
+pub(crate) fn value_reads(experiment: &Experiment, claim: &Claim, plan: &RunPlan) -> bool {
+    if reads(claim, plan) {
+        return true;
+    }
+    let Some(reference) = experiment.report.fairness_reference.as_deref() else { return false };
+    claim.metric == Metric::FtfRho && plan.policy.to_string() == reference && reads(&claim.with_policy(reference), plan)
+}
+
 /// The stored runs among `plans` whose value the claim reads (its policies at its sweep
 /// points, and for `ftf_rho` the fairness reference there) that ended at `sim.max_time` before
 /// every measured job finished, by run key.
 fn censored_runs(experiment: &Experiment, plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
-    let planned: std::collections::BTreeSet<&str> = plans
-        .iter()
-        .filter(|plan| {
-            reads(claim, plan)
-                || (claim.metric == Metric::FtfRho
-                    && experiment.report.fairness_reference.as_deref() == Some(plan.policy.to_string().as_str())
-                    && reads(&claim.with_policy(&plan.policy.to_string()), plan))
-        })
-        .map(|plan| plan.key.as_str())
-        .collect();
+    let planned: std::collections::BTreeSet<&str> =
+        plans.iter().filter(|plan| value_reads(experiment, claim, plan)).map(|plan| plan.key.as_str()).collect();
     outcomes
         .iter()
         .filter(|outcome| planned.contains(outcome.key.as_str()))
@@ -889,13 +891,19 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
         .filter(|(_, (group, _))| group.per_experiment.len() >= 2)
         .map(|(key, (mut group, members))| {
             let best = key.6;
-            let missing: Vec<String> = members
-                .iter()
-                .filter_map(|(name, result)| match &result.verdict {
-                    Verdict::Incomplete { count, .. } => Some(format!("{name} ({count} runs)")),
-                    _ => None,
-                })
-                .collect();
+            // The members whose verdict `count_of` picks, each with its count of runs.
+            let members_with = |count_of: fn(&Verdict) -> Option<usize>| -> Vec<String> {
+                members
+                    .iter()
+                    .filter_map(|(name, result)| {
+                        count_of(&result.verdict).map(|count| format!("{name} ({count} runs)"))
+                    })
+                    .collect()
+            };
+            let missing = members_with(|verdict| match verdict {
+                Verdict::Incomplete { count, .. } => Some(*count),
+                _ => None,
+            });
             // Every pair of every member, and which member each came from.
             let cases: Vec<Case> = members.iter().flat_map(|(_, result)| result.cases.iter().cloned()).collect();
             let member_of: Vec<usize> =
@@ -920,13 +928,10 @@ pub fn across(experiments: &[(String, Vec<ClaimResult>)]) -> Vec<AcrossResult> {
             {
                 group.bound = Some(ProvenBound { side, estimate, class: bound_class(group.claim.metric).to_string() });
             }
-            let censored: Vec<String> = members
-                .iter()
-                .filter_map(|(name, result)| match &result.verdict {
-                    Verdict::Censored { count, .. } => Some(format!("{name} ({count} runs)")),
-                    _ => None,
-                })
-                .collect();
+            let censored = members_with(|verdict| match verdict {
+                Verdict::Censored { count, .. } => Some(*count),
+                _ => None,
+            });
             let band = group.claim.band();
             group.verdict = if !missing.is_empty() {
                 Verdict::Incomplete { count: missing.len(), missing }
