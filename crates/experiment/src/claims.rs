@@ -306,13 +306,13 @@ pub fn reads(claim: &Claim, plan: &RunPlan) -> bool {
     policies.iter().any(|policy| **policy == plan.policy.to_string()) && at_point(claim, &[], &plan.point.0)
 }
 
-/// The runs a claim reads (its policies at its sweep points, every seed) that are not in
-/// `outcomes`, by run key.
-fn missing_runs(plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
+/// The runs a claim's value reads (its policies at its sweep points, every seed, and for
+/// `ftf_rho` the fairness reference there: [`value_reads`]) that are not in `outcomes`, by run key.
+fn missing_runs(experiment: &Experiment, plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
     let stored: std::collections::BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
     plans
         .iter()
-        .filter(|plan| reads(claim, plan))
+        .filter(|plan| value_reads(experiment, claim, plan))
         .filter(|plan| !stored.contains(plan.key.as_str()))
         .map(|plan| plan.key.clone())
         .collect()
@@ -400,7 +400,7 @@ pub fn evaluate_plans(
             let runs = |policy: &str, point: &[(crate::axis::Axis, f64)]| {
                 replicates(experiment, outcomes, claim, policy, point)
             };
-            let missing = missing_runs(plans, outcomes, claim);
+            let missing = missing_runs(experiment, plans, outcomes, claim);
             let censored = censored_runs(experiment, plans, outcomes, claim);
             let Measured { cases, per_seed } = measure(experiment, outcomes, claim, &runs);
             let split = cases.len() * looks;

@@ -137,6 +137,22 @@ fn finish_time_fairness_divides_each_jobs_jct_by_its_jct_under_the_reference() {
     }
     assert_eq!(result.claims.len(), 1);
     assert!(result.claims[0].measured.is_some_and(f64::is_finite), "{:?}", result.claims[0]);
+    // The reference's run is part of what the claim reads: without it the claim is incomplete,
+    // naming that run (its rho cannot be worked out), not judged on the seeds that are left.
+    let without_reference: Vec<_> = result
+        .outcomes
+        .iter()
+        .filter(|outcome| !(outcome.policy == "fifo" && outcome.seed == 1 && outcome.point[0].1 == 0.5))
+        .cloned()
+        .collect();
+    let judged = schedlab_experiment::claims::evaluate(&experiment, &without_reference, &Default::default());
+    assert_eq!(
+        judged[0].verdict,
+        schedlab_experiment::interval::Verdict::Incomplete {
+            missing: vec!["policy=fifo;rate_per_hour=0.5;seed=1".into()],
+            count: 1
+        }
+    );
 }
 
 #[test]
