@@ -110,7 +110,7 @@ pub struct TrainDl2Args {
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "skip_prior_states", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
-        "anchor_divergence",
+        "anchor_divergence", "sl_temperature",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -193,6 +193,11 @@ pub struct TrainDl2Args {
     /// KL(pi || pi_sl), which makes mass on actions the supervised network gave little costly.
     #[arg(long, default_value = "forward", value_parser = ["forward", "reverse"])]
     pub anchor_divergence: String,
+    /// Not DL2's: divide the supervised network's output logits by this before reinforcement
+    /// learning and the skip prior (1: unchanged, as DL2): the same ranking of actions, with
+    /// more entropy to explore from.
+    #[arg(long, default_value_t = 1.0)]
+    pub sl_temperature: f64,
     /// Supervised learning rate (DL2: 0.005).
     #[arg(long, default_value_t = 0.005)]
     pub sl_learning_rate: f64,

@@ -148,6 +148,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         nodes: args.nodes,
         memory: args.memory,
         sl_memory: args.sl_memory,
+        sl_temperature: args.sl_temperature,
         batch: args.batch,
         anchor_weight: args.anchor_weight,
         anchor_divergence: kebab(&args.anchor_divergence)?,

@@ -834,6 +834,15 @@ fn adaptive_seeds_add_seeds_to_the_open_claims_runs_resume_and_give_the_same_byt
     let output = schedlab().current_dir(&dir).args(["check", "bad.yaml"]).output().unwrap();
     let (_, stderr) = text(&output);
     assert!(!output.status.success() && stderr.contains("expected 2 <= min <= max"), "{stderr}");
+
+    // A study judged afresh: `from` shifts every look to seeds no earlier look read, with the
+    // same plan (the same looks and runs per look as seeds 0-11 take).
+    std::fs::write(dir.join("fresh.yaml"), ADAPTIVE.replace("seeds: {min: 4", "seeds: {from: 20, min: 4")).unwrap();
+    succeeds(&dir, &["run", "fresh.yaml", "--quiet", "--results", "fresh"]);
+    let runs = std::fs::read_to_string(dir.join("fresh/adaptive/runs.csv")).unwrap();
+    let seeds: std::collections::BTreeSet<u64> =
+        runs.lines().skip(1).map(|line| line.split(',').nth(2).unwrap().parse().unwrap()).collect();
+    assert_eq!(seeds, (20..32).collect(), "{runs}");
 }
 
 #[test]

@@ -52,11 +52,11 @@ pub struct Replay {
     pub next: Vec<RunPlan>,
 }
 
-/// The run's position among the units the looks add (`0..max`): its seed, or its episode
+/// The run's position among the units the looks add (`0..max`): its seed or its episode,
 /// counted from `from`.
 fn position(looks: &Looks, plan: &RunPlan) -> u64 {
     match looks.over {
-        LookUnit::Seeds => plan.seed,
+        LookUnit::Seeds { from } => plan.seed.saturating_sub(from),
         LookUnit::Episodes { from } => {
             plan.point.get(crate::axis::Axis::Episode).map_or(0, |episode| (episode as u64).saturating_sub(from))
         }
@@ -107,7 +107,7 @@ pub fn replay(experiment: &Experiment, outcomes: &[RunOutcome], relaxations: &Re
     // The claims the looks can settle: those whose units are what the looks add (seeds settle
     // every claim but those whose units are drawn workloads; episodes only those).
     let extends = |unit: Unit| match looks.over {
-        LookUnit::Seeds => unit != Unit::Workload,
+        LookUnit::Seeds { .. } => unit != Unit::Workload,
         LookUnit::Episodes { .. } => unit == Unit::Workload,
     };
     for (look, &count) in looks.counts.iter().enumerate() {

@@ -259,8 +259,11 @@ impl Experiment {
                         format!("seeds: max {}: at most {} seeds", adaptive.max, crate::spec::MAX_SEEDS),
                     ));
                 }
-                let looks = crate::spec::Looks::planned(adaptive.min, adaptive.max, crate::spec::LookUnit::Seeds);
-                ((0..adaptive.max).collect(), Some(looks))
+                let Some(end) = adaptive.from.checked_add(adaptive.max) else {
+                    return Err(fail("seeds", format!("seeds: from {}: too large", adaptive.from)));
+                };
+                let over = crate::spec::LookUnit::Seeds { from: adaptive.from };
+                ((adaptive.from..end).collect(), Some(crate::spec::Looks::planned(adaptive.min, adaptive.max, over)))
             }
         };
         if seeds.is_empty() {

@@ -73,8 +73,8 @@ pub struct ExperimentSpec {
 pub enum Seeds {
     /// These seeds.
     List(Vec<u64>),
-    /// Seeds `0..min`, then more in planned looks up to `0..max`, each look adding seeds only to
-    /// the runs the claims still unsettled read.
+    /// Seeds `from..from + min`, then more in planned looks up to `from..from + max`, each look
+    /// adding seeds only to the runs the claims still unsettled read.
     Adaptive(AdaptiveSeeds),
 }
 
@@ -84,16 +84,25 @@ impl Default for Seeds {
     }
 }
 
-/// `seeds: {min: 3, max: 40, settle: claims}`.
+/// `seeds: {min: 3, max: 40, settle: claims}`, or `{from: 40, ...}` for seeds from 40 on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AdaptiveSeeds {
+    /// The first seed (0 unless given): a study judged afresh on seeds no earlier look read.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub from: u64,
     /// Seeds of the first look (every run of the spec has them).
     pub min: u64,
     /// Most seeds any run gets.
     pub max: u64,
     /// What decides when to stop: the claims.
     pub settle: Settle,
+}
+
+/// Whether a `from` is the default, 0 (left out when a spec is written back, so that specs
+/// without it keep their identity).
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// Most seeds adaptive seeds may reach.
@@ -112,8 +121,11 @@ pub struct Looks {
 /// What adaptive looks add to the runs of the claims still open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LookUnit {
-    /// Seeds `0, 1, ...` (`seeds: {min, max, settle}`).
-    Seeds,
+    /// Seeds `from, from + 1, ...` (`seeds: {from, min, max, settle}`).
+    Seeds {
+        /// The first seed.
+        from: u64,
+    },
     /// Episodes `from, from + 1, ...` (`sweep: {episode: {from, min, max, settle}}`).
     Episodes {
         /// The first episode's index.
@@ -136,7 +148,7 @@ impl Looks {
     /// What the looks add, plural: "seeds" or "episodes".
     pub fn unit_name(&self) -> &'static str {
         match self.over {
-            LookUnit::Seeds => "seeds",
+            LookUnit::Seeds { .. } => "seeds",
             LookUnit::Episodes { .. } => "episodes",
         }
     }

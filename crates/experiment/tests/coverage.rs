@@ -185,7 +185,8 @@ fn adaptive_seeds_keep_a_verdicts_error_at_most_5_percent_however_often_they_loo
     // (inside it, where a false "missed" is likeliest) or just outside (a false "holds"): the
     // procedure at 1 - 0.05 / 5 per look must err at most 5% of the time; at 95% per look
     // (looking without splitting the error) it errs more.
-    let looks = schedlab_experiment::spec::Looks::planned(3, 40, schedlab_experiment::spec::LookUnit::Seeds);
+    let looks =
+        schedlab_experiment::spec::Looks::planned(3, 40, schedlab_experiment::spec::LookUnit::Seeds { from: 0 });
     assert_eq!(looks.counts, vec![3, 6, 12, 24, 40]);
     let mut draws = Draws(63);
     let mut failures = Vec::new();
