@@ -128,6 +128,20 @@ pub struct TrainConfig {
     /// default; reverse, `KL(pi || pi_sl)`).
     #[serde(default, skip_serializing_if = "is_forward")]
     pub anchor_divergence: nets::AnchorDivergence,
+    /// Not DL2's: divide the supervised network's output logits by this before reinforcement
+    /// learning (and before the skip prior is set): the same ranking of actions, spread over
+    /// more of them, so that a network that imitates its teacher closely still explores (1:
+    /// unchanged, as DL2).
+    #[serde(default = "unit", skip_serializing_if = "is_unit")]
+    pub sl_temperature: f64,
+}
+
+fn unit() -> f64 {
+    1.0
+}
+
+fn is_unit(value: &f64) -> bool {
+    *value == 1.0
 }
 
 fn is_forward(value: &nets::AnchorDivergence) -> bool {
@@ -230,6 +244,7 @@ impl Default for TrainConfig {
             updates_per_slot: 1,
             anchor_weight: 0.0,
             anchor_divergence: nets::AnchorDivergence::Forward,
+            sl_temperature: 1.0,
         }
     }
 }
@@ -590,6 +605,9 @@ pub fn train(
     if config.updates_per_slot == 0 {
         return Err("updates_per_slot must be positive".into());
     }
+    if !(config.sl_temperature.is_finite() && config.sl_temperature > 0.0) {
+        return Err(format!("sl_temperature ({}) must be more than 0", config.sl_temperature));
+    }
     if !(config.anchor_weight.is_finite() && config.anchor_weight >= 0.0) {
         return Err(format!("anchor_weight ({}) must be 0 or more", config.anchor_weight));
     }
@@ -629,6 +647,7 @@ pub fn train(
         progress(&point, network);
         curve.push(point);
     })?;
+    let network = soften(network, config.sl_temperature);
     let (network, skip_prior_means) = match (config.skip_prior, config.skip_prior_states) {
         (Some(prior), SkipPriorStates::Own) => {
             let own = &traces.train[..OWN_STATE_TRACES.min(traces.train.len())];
@@ -650,6 +669,17 @@ pub fn train(
         episodes: (sl_episodes, rl_episodes),
         skip_prior_means,
     })
+}
+
+/// The network with its output logits divided by `temperature` ([`TrainConfig::sl_temperature`]);
+/// at 1 the same network, bit for bit.
+pub fn soften(mut network: PolicyNetwork, temperature: f64) -> PolicyNetwork {
+    if temperature != 1.0 {
+        let scale = (1.0 / temperature) as f32;
+        network.output.weight.iter_mut().flatten().for_each(|weight| *weight *= scale);
+        network.output.bias.iter_mut().for_each(|bias| *bias *= scale);
+    }
+    network
 }
 
 /// Draws the learning curve to a PNG: validation JCT against updates (supervised updates first,

@@ -272,6 +272,31 @@ fn the_skip_prior_sets_skips_mean_probability() {
 }
 
 #[test]
+fn a_temperature_keeps_each_states_ranking_of_actions_and_raises_its_entropy() {
+    let device = Device::flex().autodiff();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+    let network = PolicyNet::new(&mut rng, &device).export();
+    let raw = states(8);
+    let entropy =
+        |p: &[f32]| -> f64 { p.iter().filter(|p| **p > 0.0).map(|p| -f64::from(*p) * f64::from(*p).ln()).sum() };
+    let same = schedlab_dl2_train::soften(network.clone(), 1.0);
+    let soft = schedlab_dl2_train::soften(network.clone(), 4.0);
+    for row in raw.chunks(INPUTS) {
+        let (p, q) = (network.probabilities(row), soft.probabilities(row));
+        assert_eq!(same.probabilities(row), p, "temperature 1 leaves the network as it is");
+        // The same order of actions, but for ties to f32 rounding (the weights are scaled in f32).
+        for a in 0..ACTIONS {
+            for b in 0..ACTIONS {
+                if p[a] > p[b] * 1.001 {
+                    assert!(q[a] > q[b], "actions {a} and {b}: {} > {} but {} <= {}", p[a], p[b], q[a], q[b]);
+                }
+            }
+        }
+        assert!(entropy(&q) > entropy(&p), "{} <= {}", entropy(&q), entropy(&p));
+    }
+}
+
+#[test]
 fn the_anchor_gradient_is_the_kl_divergences_derivative_in_the_logits() {
     // KL(a || softmax(z)) by central differences in each logit, against softmax(z) - a.
     let logits = [0.3f64, -1.2, 2.0, 0.0, 0.7];
