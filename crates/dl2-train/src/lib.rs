@@ -647,7 +647,6 @@ pub fn train(
         progress(&point, network);
         curve.push(point);
     })?;
-    let network = soften(network, config.sl_temperature);
     let (network, skip_prior_means) = match (config.skip_prior, config.skip_prior_states) {
         (Some(prior), SkipPriorStates::Own) => {
             let own = &traces.train[..OWN_STATE_TRACES.min(traces.train.len())];

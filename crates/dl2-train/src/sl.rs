@@ -211,7 +211,9 @@ pub(crate) fn train(
             );
         }
     }
-    let mut network = export(&state);
+    // Softened first, so that skip's prior, set on the teacher's states here or on the network's
+    // own after this returns, holds for the network reinforcement learning starts from.
+    let mut network = crate::soften(export(&state), config.sl_temperature);
     if let Some(prior) = config.skip_prior
         && config.skip_prior_states == crate::SkipPriorStates::Teacher
     {

@@ -306,18 +306,6 @@ pub fn reads(claim: &Claim, plan: &RunPlan) -> bool {
     policies.iter().any(|policy| **policy == plan.policy.to_string()) && at_point(claim, &[], &plan.point.0)
 }
 
-/// The runs a claim's value reads (its policies at its sweep points, every seed, and for
-/// `ftf_rho` the fairness reference there: [`value_reads`]) that are not in `outcomes`, by run key.
-fn missing_runs(experiment: &Experiment, plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
-    let stored: std::collections::BTreeSet<&str> = outcomes.iter().map(|outcome| outcome.key.as_str()).collect();
-    plans
-        .iter()
-        .filter(|plan| value_reads(experiment, claim, plan))
-        .filter(|plan| !stored.contains(plan.key.as_str()))
-        .map(|plan| plan.key.clone())
-        .collect()
-}
-
 /// Whether the claim's value reads the run: [`reads`], or for an `ftf_rho` claim the run of the
 /// policy finish-time fairness divides by (`fairness_reference`) at the claim's sweep points.
 pub(crate) fn value_reads(experiment: &Experiment, claim: &Claim, plan: &RunPlan) -> bool {
@@ -328,18 +316,28 @@ pub(crate) fn value_reads(experiment: &Experiment, claim: &Claim, plan: &RunPlan
     claim.metric == Metric::FtfRho && plan.policy.to_string() == reference && reads(&claim.with_policy(reference), plan)
 }
 
-/// The stored runs among `plans` whose value the claim reads (its policies at its sweep
-/// points, and for `ftf_rho` the fairness reference there) that ended at `sim.max_time` before
-/// every measured job finished, by run key.
-fn censored_runs(experiment: &Experiment, plans: &[RunPlan], outcomes: &[RunOutcome], claim: &Claim) -> Vec<String> {
-    let planned: std::collections::BTreeSet<&str> =
-        plans.iter().filter(|plan| value_reads(experiment, claim, plan)).map(|plan| plan.key.as_str()).collect();
-    outcomes
-        .iter()
-        .filter(|outcome| planned.contains(outcome.key.as_str()))
-        .filter(|outcome| outcome.metrics.jobs_finished < outcome.metrics.jobs_measured)
-        .map(|outcome| outcome.key.clone())
-        .collect()
+/// Among the runs a claim's value reads ([`value_reads`] on `plans`), by run key: those not in
+/// `outcomes` (missing), and those stored that ended at `sim.max_time` before every measured job
+/// finished (censored).
+fn missing_and_censored_runs(
+    experiment: &Experiment,
+    plans: &[RunPlan],
+    outcomes: &[RunOutcome],
+    claim: &Claim,
+) -> (Vec<String>, Vec<String>) {
+    let stored: std::collections::BTreeMap<&str, &RunOutcome> =
+        outcomes.iter().map(|outcome| (outcome.key.as_str(), outcome)).collect();
+    let (mut missing, mut censored) = (Vec::new(), Vec::new());
+    for plan in plans.iter().filter(|plan| value_reads(experiment, claim, plan)) {
+        match stored.get(plan.key.as_str()) {
+            None => missing.push(plan.key.clone()),
+            Some(outcome) if outcome.metrics.jobs_finished < outcome.metrics.jobs_measured => {
+                censored.push(plan.key.clone())
+            }
+            Some(_) => {}
+        }
+    }
+    (missing, censored)
 }
 
 pub use crate::relaxation::Relaxations;
@@ -400,8 +398,7 @@ pub fn evaluate_plans(
             let runs = |policy: &str, point: &[(crate::axis::Axis, f64)]| {
                 replicates(experiment, outcomes, claim, policy, point)
             };
-            let missing = missing_runs(experiment, plans, outcomes, claim);
-            let censored = censored_runs(experiment, plans, outcomes, claim);
+            let (missing, censored) = missing_and_censored_runs(experiment, plans, outcomes, claim);
             let Measured { cases, per_seed } = measure(experiment, outcomes, claim, &runs);
             let split = cases.len() * looks;
             let judged = if missing.is_empty() { judge_cases(claim, &cases, split) } else { None };
