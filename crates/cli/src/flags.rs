@@ -110,7 +110,7 @@ pub struct TrainDl2Args {
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "skip_prior_states", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
-        "anchor_divergence", "sl_temperature",
+        "anchor_divergence", "sl_temperature", "sl_learning_rate_end",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -131,7 +131,7 @@ pub struct TrainDl2Args {
     pub no_sl_shuffle: bool,
     /// Turn on the authors' optional epsilon-greedy exploration (`EPSILON_GREEDY`, off in DL2)
     /// with this annealing temperature (their `ANNEALING_TEMPERATURE`: 500): an ablation.
-    #[arg(long, value_parser = positive_temperature)]
+    #[arg(long, value_parser = positive_number)]
     pub epsilon_temperature: Option<f64>,
     /// Scale each input row to about 0..1 (DL2: `INPUT_RESCALE = False`); the weights file has
     /// the scale folded into its first layer.
@@ -201,6 +201,10 @@ pub struct TrainDl2Args {
     /// Supervised learning rate (DL2: 0.005).
     #[arg(long, default_value_t = 0.005)]
     pub sl_learning_rate: f64,
+    /// Not DL2's (its rate is fixed): the supervised rate falls geometrically from
+    /// `--sl-learning-rate` at the first update to this at the last.
+    #[arg(long, value_parser = positive_number)]
+    pub sl_learning_rate_end: Option<f64>,
     /// Actor and critic learning rate (DL2: 1e-4).
     #[arg(long, default_value_t = 1e-4)]
     pub rl_learning_rate: f64,
@@ -212,7 +216,7 @@ pub struct TrainDl2Args {
     pub updates_per_slot: usize,
 }
 
-fn positive_temperature(text: &str) -> Result<f64, String> {
+fn positive_number(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
         .filter(|value| value.is_finite() && *value > 0.0)

@@ -102,7 +102,7 @@ fn reproduce_all(dir: &Path, flags: &RunFlags) -> Result<()> {
     // An experiment whose plots read others' runs.csv writes its reports after theirs.
     loaded.sort_by_key(reads_other_experiments);
     let options = run_options(flags);
-    let bar = Bar::new(flags.quiet);
+    let bar = Bar::new(flags.quiet)?;
     let results = schedlab_experiment::run_experiments(&loaded, &options, &|progress| bar.update(progress));
     bar.bar.finish_and_clear();
     let mut claims = Vec::new();
@@ -235,6 +235,8 @@ fn write_claims_across(
 
 /// Draws the runner's progress: a bar filled by the finished runs' expected time (so that its
 /// estimate of what is left weighs long runs as long), the runs done, and the slowest so far.
+/// Where standard error is not a terminal (a log file, CI, a Slurm task), where a bar is not
+/// drawn, the same figures go out as a plain line at most every [`LOG_LINE_INTERVAL`].
 struct Bar {
     bar: ProgressBar,
     quiet: bool,
@@ -242,25 +244,85 @@ struct Bar {
     runs: AtomicUsize,
     done: AtomicUsize,
     slowest: Mutex<(f64, String)>,
+    /// When the last plain line went out, and how often one goes out, where lines replace the
+    /// bar (`None`: a terminal, or quiet).
+    last_line: Option<(Mutex<std::time::Instant>, std::time::Duration)>,
 }
 
 /// The bar's units per expected second.
 const BAR_UNITS_PER_SECOND: f64 = 1000.0;
 
+/// How often a plain progress line is written where the bar is not drawn, unless
+/// `SCHEDLAB_PROGRESS_SECONDS` says otherwise.
+const LOG_LINE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// [`LOG_LINE_INTERVAL`], or the seconds `SCHEDLAB_PROGRESS_SECONDS` gives (0: after every run).
+fn log_line_interval() -> Result<std::time::Duration> {
+    match std::env::var("SCHEDLAB_PROGRESS_SECONDS") {
+        Err(_) => Ok(LOG_LINE_INTERVAL),
+        Ok(text) => text
+            .trim()
+            .parse::<u64>()
+            .map(std::time::Duration::from_secs)
+            .map_err(|_| anyhow::anyhow!("SCHEDLAB_PROGRESS_SECONDS='{text}': expected whole seconds (0 or more)")),
+    }
+}
+
+/// A plain progress line: runs done of those planned, time so far and about how much is left
+/// (from the finished runs' expected times), and the slowest run so far.
+fn progress_line(
+    done: usize,
+    runs: usize,
+    elapsed: std::time::Duration,
+    left: Option<std::time::Duration>,
+    slowest: &(f64, String),
+) -> String {
+    let minutes = |time: std::time::Duration| {
+        let seconds = time.as_secs();
+        format!("{}m{:02}s", seconds / 60, seconds % 60)
+    };
+    let left = left.map_or_else(|| "unknown".to_string(), minutes);
+    let mut line = format!("progress: {done}/{runs} runs, {} elapsed, about {left} left", minutes(elapsed));
+    if slowest.0 > 0.0 {
+        line.push_str(&format!("; slowest: {} ({:.1} s)", slowest.1, slowest.0));
+    }
+    line
+}
+
 impl Bar {
-    fn new(quiet: bool) -> Bar {
+    fn new(quiet: bool) -> Result<Bar> {
         let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
         bar.set_style(
             ProgressStyle::with_template("{bar:30} {prefix} runs, {elapsed} elapsed, about {eta} left  {msg}")
                 .expect("valid template"),
         );
-        Bar {
+        let to_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let last_line = if quiet || to_terminal {
+            None
+        } else {
+            Some((Mutex::new(std::time::Instant::now()), log_line_interval()?))
+        };
+        Ok(Bar {
             bar,
             quiet,
             runs: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
             slowest: Mutex::new((0.0, String::new())),
+            last_line,
+        })
+    }
+
+    /// Writes a plain progress line where lines replace the bar, if the last was long enough ago.
+    fn log_line(&self, slowest: &(f64, String)) {
+        let Some((last, interval)) = &self.last_line else { return };
+        let mut last = last.lock().expect("no panics while holding the lock");
+        if last.elapsed() < *interval {
+            return;
         }
+        *last = std::time::Instant::now();
+        let (done, runs) = (self.done.load(Ordering::SeqCst), self.runs.load(Ordering::SeqCst));
+        let left = (self.bar.position() > 0).then(|| self.bar.eta());
+        eprintln!("{}", progress_line(done, runs, self.bar.elapsed(), left, slowest));
     }
 
     fn update(&self, progress: Progress<'_>) {
@@ -289,6 +351,7 @@ impl Bar {
                 self.done.fetch_max(done, Ordering::SeqCst);
                 self.bar.set_prefix(format!("{done}/{}", self.runs.load(Ordering::SeqCst)));
                 self.bar.inc((expected_s * BAR_UNITS_PER_SECOND).round() as u64);
+                self.log_line(&slowest);
             }
             Progress::Look { experiment, count, unit, open, runs } => {
                 if !self.quiet {
@@ -314,7 +377,7 @@ fn run_with_claims(path: &Path, flags: &RunFlags) -> Result<Option<Vec<schedlab_
     let experiment = crate::specs::load_spec(path, missing)?;
     let options = run_options(flags);
     let started = std::time::Instant::now();
-    let bar = Bar::new(flags.quiet);
+    let bar = Bar::new(flags.quiet)?;
     let result = schedlab_experiment::run_experiment(&experiment, &options, &|progress| bar.update(progress));
     bar.bar.finish_and_clear();
     let result = result?;
@@ -489,5 +552,19 @@ mod tests {
             ]
         );
         assert!(family(&dir, "no-such-name").is_empty());
+    }
+
+    #[test]
+    fn a_plain_progress_line_says_runs_time_and_the_slowest_run() {
+        use std::time::Duration;
+        let slowest = (73.31, "gavel-multi policy=gandiva;seed=4".to_string());
+        assert_eq!(
+            progress_line(12, 130, Duration::from_secs(754), Some(Duration::from_secs(3_661)), &slowest),
+            "progress: 12/130 runs, 12m34s elapsed, about 61m01s left; slowest: gavel-multi policy=gandiva;seed=4 (73.3 s)"
+        );
+        assert_eq!(
+            progress_line(0, 5, Duration::from_secs(59), None, &(0.0, String::new())),
+            "progress: 0/5 runs, 0m59s elapsed, about unknown left"
+        );
     }
 }

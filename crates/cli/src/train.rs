@@ -149,6 +149,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         memory: args.memory,
         sl_memory: args.sl_memory,
         sl_temperature: args.sl_temperature,
+        sl_learning_rate_end: args.sl_learning_rate_end,
         batch: args.batch,
         anchor_weight: args.anchor_weight,
         anchor_divergence: kebab(&args.anchor_divergence)?,

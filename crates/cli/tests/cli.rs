@@ -57,6 +57,55 @@ fn strict_fails_on_a_missed_claim() {
 }
 
 #[test]
+fn without_a_terminal_progress_goes_out_as_plain_lines() {
+    let dir = temp_dir("progress-lines");
+    let spec = dir.join("progress.yaml");
+    std::fs::write(&spec, SPEC.replace("jobs: 150", "jobs: 40")).unwrap();
+    let results = dir.join("results");
+    // Standard error is a pipe here, as in CI or a Slurm task: no bar, and with the interval at
+    // 0 s a line after every run.
+    let output = schedlab()
+        .env("SCHEDLAB_PROGRESS_SECONDS", "0")
+        .arg("run")
+        .arg(&spec)
+        .arg("--results")
+        .arg(&results)
+        .output()
+        .unwrap();
+    let (_, stderr) = text(&output);
+    assert!(output.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|line| line.starts_with("progress: ")).collect();
+    assert_eq!(lines.len(), 24, "one line per run of 4 policies x 3 seeds x 2 points: {stderr}");
+    assert!(lines.last().unwrap().starts_with("progress: 24/24 runs, "), "{stderr}");
+    assert!(lines.iter().all(|line| line.contains(" elapsed, about ") && line.contains("; slowest: ")), "{stderr}");
+    // A wrong value is an error naming the variable; --quiet writes no lines.
+    let output = schedlab()
+        .env("SCHEDLAB_PROGRESS_SECONDS", "soon")
+        .arg("run")
+        .arg(&spec)
+        .arg("--results")
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        text(&output).1.contains("SCHEDLAB_PROGRESS_SECONDS='soon': expected whole seconds"),
+        "{}",
+        text(&output).1
+    );
+    let output = schedlab()
+        .env("SCHEDLAB_PROGRESS_SECONDS", "0")
+        .args(["run", "--force", "--quiet"])
+        .arg(&spec)
+        .arg("--results")
+        .arg(&results)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(!text(&output).1.contains("progress: "), "{}", text(&output).1);
+}
+
+#[test]
 fn killing_a_sweep_and_rerunning_it_gives_the_uninterrupted_result() {
     let dir = temp_dir("kill");
     let spec = dir.join("cli.yaml");

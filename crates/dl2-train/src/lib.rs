@@ -134,6 +134,11 @@ pub struct TrainConfig {
     /// unchanged, as DL2).
     #[serde(default = "unit", skip_serializing_if = "is_unit")]
     pub sl_temperature: f64,
+    /// Not DL2's (`FIX_LEARNING_RATE = True`): the supervised rate falls geometrically from
+    /// [`TrainConfig::sl_learning_rate`] at the first update to this at the last (`None`: fixed,
+    /// as DL2), so that the network settles where a fixed rate keeps it moving.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sl_learning_rate_end: Option<f64>,
 }
 
 fn unit() -> f64 {
@@ -245,6 +250,7 @@ impl Default for TrainConfig {
             anchor_weight: 0.0,
             anchor_divergence: nets::AnchorDivergence::Forward,
             sl_temperature: 1.0,
+            sl_learning_rate_end: None,
         }
     }
 }
@@ -607,6 +613,11 @@ pub fn train(
     }
     if !(config.sl_temperature.is_finite() && config.sl_temperature > 0.0) {
         return Err(format!("sl_temperature ({}) must be more than 0", config.sl_temperature));
+    }
+    if let Some(end) = config.sl_learning_rate_end
+        && !(end.is_finite() && end > 0.0)
+    {
+        return Err(format!("sl_learning_rate_end ({end}) must be more than 0"));
     }
     if !(config.anchor_weight.is_finite() && config.anchor_weight >= 0.0) {
         return Err(format!("anchor_weight ({}) must be 0 or more", config.anchor_weight));

@@ -81,7 +81,8 @@ impl State {
         let loss = cross_entropy(logits, labels, self.config.sl_mask_skip);
         self.losses.push(f64::from(loss.clone().detach().into_data().try_to_vec::<f32>().expect("f32")[0]));
         let grads = GradientsParams::from_grads(loss.backward(), &net);
-        let net = self.optim.step(self.config.sl_learning_rate, net, grads);
+        let rate = sl_rate(&self.config, self.steps);
+        let net = self.optim.step(rate, net, grads);
         self.steps += 1;
         if self.steps.is_multiple_of(self.config.validation_interval) || self.steps == self.config.sl_steps {
             let (loss, reward) = (crate::mean_and_clear(&mut self.losses), crate::mean_and_clear(&mut self.rewards));
@@ -225,6 +226,19 @@ pub(crate) fn train(
     Ok((network, episodes))
 }
 
+/// The supervised learning rate of update `step` (from 0): [`TrainConfig::sl_learning_rate`],
+/// or, with [`TrainConfig::sl_learning_rate_end`], geometrically from it at the first update to
+/// the end rate at the last.
+pub(crate) fn sl_rate(config: &TrainConfig, step: usize) -> f64 {
+    match config.sl_learning_rate_end {
+        Some(end) if config.sl_steps > 1 => {
+            let progress = step.min(config.sl_steps - 1) as f64 / (config.sl_steps - 1) as f64;
+            config.sl_learning_rate * (end / config.sl_learning_rate).powf(progress)
+        }
+        _ => config.sl_learning_rate,
+    }
+}
+
 /// Shifts skip's output bias so that its mean probability over `states` is `prior` (a few
 /// Newton steps on the log-odds of the mean, which moves monotonically with the bias).
 pub fn set_skip_prior(mut network: PolicyNetwork, states: &[&[f32]], prior: f64) -> PolicyNetwork {
@@ -236,4 +250,24 @@ pub fn set_skip_prior(mut network: PolicyNetwork, states: &[&[f32]], prior: f64)
         network.output.bias[SKIP] += (logit(prior) - logit(mean)) as f32;
     }
     network
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_supervised_rate_falls_geometrically_from_the_first_update_to_the_last() {
+        let fixed = TrainConfig { sl_steps: 5, sl_learning_rate: 1e-3, ..TrainConfig::default() };
+        assert!((0..5).all(|step| sl_rate(&fixed, step) == 1e-3));
+        let falling = TrainConfig { sl_learning_rate_end: Some(1e-5), ..fixed };
+        let rates: Vec<f64> = (0..5).map(|step| sl_rate(&falling, step)).collect();
+        assert_eq!(rates[0], 1e-3);
+        assert!((rates[2] - 1e-4).abs() < 1e-12, "{rates:?}");
+        assert!((rates[4] - 1e-5).abs() < 1e-15, "{rates:?}");
+        // Each update's rate is the same fraction of the one before.
+        for pair in rates.windows(2) {
+            assert!((pair[1] / pair[0] - 10f64.powf(-0.5)).abs() < 1e-9, "{rates:?}");
+        }
+    }
 }

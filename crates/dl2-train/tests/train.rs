@@ -240,6 +240,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
         TrainConfig { teacher: Teacher::SlotGreedy, ..base.clone() },
         TrainConfig { sl_shuffle: false, ..base.clone() },
         TrainConfig { sl_memory: Some(64), ..base.clone() },
+        TrainConfig { sl_learning_rate_end: Some(1e-4), ..base.clone() },
     ] {
         assert_ne!(run(&changed).network, plain, "{changed:?} changed nothing");
     }
