@@ -235,8 +235,8 @@ fn write_claims_across(
 
 /// Draws the runner's progress: a bar filled by the finished runs' expected time (so that its
 /// estimate of what is left weighs long runs as long), the runs done, and the slowest so far.
-/// Where standard error is not a terminal (a log file, CI, a Slurm task), where a bar is not
-/// drawn, the same figures go out as a plain line at most every [`LOG_LINE_INTERVAL`].
+/// Where standard error is not a terminal (a log file, CI, a Slurm task) no bar is drawn, so
+/// the same figures go out as a plain line, at most one every [`LOG_LINE_INTERVAL`].
 struct Bar {
     bar: ProgressBar,
     quiet: bool,
