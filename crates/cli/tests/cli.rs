@@ -62,16 +62,20 @@ fn without_a_terminal_progress_goes_out_as_plain_lines() {
     let spec = dir.join("progress.yaml");
     std::fs::write(&spec, SPEC.replace("jobs: 150", "jobs: 40")).unwrap();
     let results = dir.join("results");
+    let run = |seconds: &str, flags: &[&str]| {
+        schedlab()
+            .env("SCHEDLAB_PROGRESS_SECONDS", seconds)
+            .arg("run")
+            .args(flags)
+            .arg(&spec)
+            .arg("--results")
+            .arg(&results)
+            .output()
+            .unwrap()
+    };
     // Standard error is a pipe here, as in CI or a Slurm task: no bar, and with the interval at
     // 0 s a line after every run.
-    let output = schedlab()
-        .env("SCHEDLAB_PROGRESS_SECONDS", "0")
-        .arg("run")
-        .arg(&spec)
-        .arg("--results")
-        .arg(&results)
-        .output()
-        .unwrap();
+    let output = run("0", &[]);
     let (_, stderr) = text(&output);
     assert!(output.status.success(), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|line| line.starts_with("progress: ")).collect();
@@ -79,28 +83,14 @@ fn without_a_terminal_progress_goes_out_as_plain_lines() {
     assert!(lines.last().unwrap().starts_with("progress: 24/24 runs, "), "{stderr}");
     assert!(lines.iter().all(|line| line.contains(" elapsed, about ") && line.contains("; slowest: ")), "{stderr}");
     // A wrong value is an error naming the variable; --quiet writes no lines.
-    let output = schedlab()
-        .env("SCHEDLAB_PROGRESS_SECONDS", "soon")
-        .arg("run")
-        .arg(&spec)
-        .arg("--results")
-        .arg(&results)
-        .output()
-        .unwrap();
+    let output = run("soon", &[]);
     assert!(!output.status.success());
     assert!(
         text(&output).1.contains("SCHEDLAB_PROGRESS_SECONDS='soon': expected whole seconds"),
         "{}",
         text(&output).1
     );
-    let output = schedlab()
-        .env("SCHEDLAB_PROGRESS_SECONDS", "0")
-        .args(["run", "--force", "--quiet"])
-        .arg(&spec)
-        .arg("--results")
-        .arg(&results)
-        .output()
-        .unwrap();
+    let output = run("0", &["--force", "--quiet"]);
     assert!(output.status.success());
     assert!(!text(&output).1.contains("progress: "), "{}", text(&output).1);
 }
