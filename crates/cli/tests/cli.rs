@@ -735,6 +735,43 @@ fn reproduce_all_runs_every_spec_in_one_queue_resumes_and_gives_each_spec_its_ow
     }
 }
 
+#[test]
+fn a_run_two_specs_share_is_computed_once_and_copied_to_each_store() {
+    let dir = temp_dir("shared-runs");
+    std::fs::create_dir_all(dir.join("experiments")).unwrap();
+    // The same inputs; `share-b` sweeps one more rate, so `share-a`'s 12 runs are also its runs.
+    for (name, rates) in [("share-a", "[1.0]"), ("share-b", "[1.0, 2.0]")] {
+        let spec = SPEC
+            .replace("name: cli", &format!("name: {name}"))
+            .replace("rate_per_hour: [1.5, 3.0]", &format!("rate_per_hour: {rates}"))
+            .replace("jobs: 150", "jobs: 40");
+        std::fs::write(dir.join("experiments").join(format!("{name}.yaml")), spec).unwrap();
+    }
+    let stdout = succeeds(&dir, &["reproduce", "all", "--threads", "2", "--results", "all"]).0;
+    // The first spec (in name order) computes them; the other copies them.
+    assert!(stdout.contains("share-a: 12 runs (12 run now, 0 reused)"), "{stdout}");
+    assert!(stdout.contains("share-b: 24 runs (12 run now, 12 reused)"), "{stdout}");
+    assert!(stdout.contains("all 2 experiments: 24 runs run now, 12 reused"), "{stdout}");
+    // Each store holds its own copy, and a spec alone gives the same bytes.
+    let stored = |results: &str, name: &str| {
+        let runs = std::fs::read_dir(dir.join(results).join(name).join("runs")).unwrap();
+        runs.filter(|entry| entry.as_ref().unwrap().path().extension().is_some_and(|extension| extension == "json"))
+            .count()
+    };
+    assert_eq!((stored("all", "share-a"), stored("all", "share-b")), (12, 24));
+    succeeds(&dir, &["run", "experiments/share-a.yaml", "--quiet", "--results", "alone"]);
+    let read = |results: &str| std::fs::read(dir.join(results).join("share-a/runs.csv")).unwrap();
+    assert_eq!(read("all"), read("alone"));
+    // A run another spec stored earlier in the same results folder is copied, not run again.
+    let stdout = succeeds(&dir, &["run", "experiments/share-b.yaml", "--results", "alone"]).0;
+    assert!(stdout.contains("24 runs (12 run now, 12 reused)"), "{stdout}");
+    // Not when its inputs differ: another cluster is another run.
+    let other = std::fs::read_to_string(dir.join("experiments/share-a.yaml")).unwrap().replace("k80: 16", "k80: 8");
+    std::fs::write(dir.join("experiments/share-a.yaml"), other).unwrap();
+    let stdout = succeeds(&dir, &["run", "experiments/share-a.yaml", "--results", "all"]).0;
+    assert!(stdout.contains("12 runs (12 run now, 0 reused)"), "{stdout}");
+}
+
 /// A spec with adaptive seeds: an easy claim (SRTF finishes every job), one that needs more
 /// seeds (FIFO's JCT is at most 52 h), and one no number of seeds up to max settles.
 const ADAPTIVE: &str = "name: adaptive

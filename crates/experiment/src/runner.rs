@@ -122,7 +122,7 @@ pub struct ExperimentResult {
     pub dir: PathBuf,
     /// Runs computed now.
     pub ran: usize,
-    /// Runs reused from the store.
+    /// Runs reused from the store, or copied from another experiment's (the same run).
     pub reused: usize,
     /// Files written, relative to `dir`.
     pub files: Vec<String>,
@@ -281,7 +281,18 @@ pub fn run_experiments(
             break;
         }
         // Every run to compute, as (experiment, run), longest expected first across experiments.
+        // A run two experiments share (the same content hash) is computed once, for the first
+        // of them, and copied to the others' stores after.
         let mut queue: Vec<(usize, usize, f64)> = Vec::new();
+        let hashes: Vec<Vec<String>> = ready
+            .iter()
+            .map(|pending| {
+                let setup = &pending.experiment.setup;
+                pending.todo.iter().map(|&plan| pending.identity.run_hash(setup, &pending.plans[plan])).collect()
+            })
+            .collect();
+        let mut first_of: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        let mut copies: Vec<((usize, usize), (usize, usize))> = Vec::new();
         for (which, pending) in ready.iter().enumerate() {
             let jobs: Vec<usize> = pending
                 .todo
@@ -289,7 +300,13 @@ pub fn run_experiments(
                 .map(|&plan| pending.workloads[&pending.plans[plan].workload_key].jobs.len())
                 .collect();
             for (run, expected) in expected_times(&pending.previous_times, &jobs).into_iter().enumerate() {
-                queue.push((which, run, expected));
+                match first_of.entry(hashes[which][run].as_str()) {
+                    std::collections::btree_map::Entry::Occupied(first) => copies.push(((which, run), *first.get())),
+                    std::collections::btree_map::Entry::Vacant(slot) => {
+                        slot.insert((which, run));
+                        queue.push((which, run, expected));
+                    }
+                }
             }
         }
         queue.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
@@ -315,7 +332,7 @@ pub fn run_experiments(
                             Ok(None)
                         } else {
                             let workload = &pending.workloads[&plan.workload_key];
-                            let hash = pending.identity.run_hash(&pending.experiment.setup, plan);
+                            let hash = hashes[which][run].clone();
                             run_one(pending.experiment, workload, plan, hash, false).and_then(|outcome| {
                                 if let Err(error) = pending.store.save(&outcome) {
                                     save_failed.store(true, Ordering::SeqCst);
@@ -337,9 +354,26 @@ pub fn run_experiments(
                 });
             }
         });
+        // The shared runs' copies: stored in each experiment's own folder, counted as reused.
+        let mut copied = vec![0; ready.len()];
+        for &((which, run), (first, first_run)) in &copies {
+            let result = match slots[first][first_run].lock().expect("no panics while holding the lock").as_ref() {
+                Some(Ok(Some(outcome))) => ready[which].store.save(outcome).map(|()| Some(outcome.clone())),
+                Some(Ok(None)) => Ok(None),
+                Some(Err(error)) => Err(ExperimentError::Stopped(format!(
+                    "{} shares run {} with {}, where it failed: {error}",
+                    ready[which].experiment.name(),
+                    ready[which].plans[ready[which].todo[run]].key,
+                    ready[first].experiment.name()
+                ))),
+                None => unreachable!("every run was taken"),
+            };
+            copied[which] += 1;
+            *slots[which][run].lock().expect("no panics while holding the lock") = Some(result);
+        }
         drop(ready);
         let failed = save_failed.load(Ordering::SeqCst);
-        for (position, runs) in positions.into_iter().zip(slots) {
+        for ((position, runs), copied) in positions.into_iter().zip(slots).zip(copied) {
             let results = runs
                 .into_iter()
                 .map(|slot| slot.into_inner().expect("no panics while holding the lock").expect("every run was taken"));
@@ -347,6 +381,9 @@ pub fn run_experiments(
             let experiment = slot.as_mut().expect("ready experiments are pending");
             if let Err(error) = experiment.take(results, failed) {
                 *slot = Err(error);
+            } else {
+                experiment.ran -= copied;
+                experiment.reused += copied;
             }
         }
     }
@@ -426,19 +463,28 @@ impl<'a> Pending<'a> {
         }
         let mut previous = previous_wall_times(store.dir());
         let mut outcomes = BTreeMap::new();
+        // Another experiment of the results folder may hold the same run (same key, same
+        // content hash: the same inputs, data and tool): it is copied, not run again.
+        let siblings = if options.force { Vec::new() } else { store.siblings() };
         for plan in &plans {
+            let hash = identity.run_hash(setup, plan);
             let stored = store.stored(&plan.key);
-            let current = stored.as_ref().is_some_and(|outcome| {
-                outcome.content_hash == identity.run_hash(setup, plan) && outcome.format == crate::store::STORE_FORMAT
-            });
+            let current = stored
+                .as_ref()
+                .is_some_and(|outcome| outcome.content_hash == hash && outcome.format == crate::store::STORE_FORMAT);
             match stored {
                 Some(outcome) if current && !options.force => {
                     outcomes.insert(plan.key.clone(), outcome);
+                    continue;
                 }
                 Some(outcome) => {
                     previous.insert(plan.key.clone(), outcome.wall_time_s);
                 }
                 None => {}
+            }
+            if let Some(outcome) = siblings.iter().find_map(|sibling| sibling.load(&plan.key, &hash)) {
+                store.save(&outcome)?;
+                outcomes.insert(plan.key.clone(), outcome);
             }
         }
         Ok(Pending {

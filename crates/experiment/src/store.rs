@@ -107,6 +107,20 @@ impl Store {
         (outcome.key == key).then_some(outcome)
     }
 
+    /// The stores of the other experiments in the same results folder (every sibling folder
+    /// with a `runs/` folder), in name order.
+    pub fn siblings(&self) -> Vec<Store> {
+        let Some(parent) = self.dir.parent() else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
+        let own = self.dir.file_name();
+        let mut dirs: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.file_name() != own && path.join("runs").is_dir())
+            .collect();
+        dirs.sort();
+        dirs.into_iter().map(|dir| Store { dir }).collect()
+    }
+
     /// Stores an outcome atomically.
     pub fn save(&self, outcome: &RunOutcome) -> Result<(), ExperimentError> {
         let text = serde_json::to_string(outcome).expect("outcomes serialise");

@@ -47,8 +47,12 @@ impl Engine<'_> {
             preempt_sorted.binary_search(&job).is_ok()
                 && self.jobs.get(job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
         };
-        let kept: Vec<JobId> =
+        // Sorted, as every list looked up by job below: a round of Gavel's restarts and limits
+        // a hundred jobs at once.
+        let mut kept: Vec<JobId> =
             start.iter().filter(|(job, allocation)| unchanged(*job, allocation)).map(|entry| entry.0).collect();
+        kept.sort_unstable();
+        let is_kept = |job: JobId| kept.binary_search(&job).is_ok();
         for &job in preempt {
             match self.jobs.get(job) {
                 None => return Err(self.invalid(job, None, "preempted, but it is not an active job".to_string())),
@@ -58,7 +62,7 @@ impl Engine<'_> {
                 Some(_) => {}
             }
         }
-        let stopped = |job: JobId| preempt_sorted.binary_search(&job).is_ok() && !kept.contains(&job);
+        let stopped = |job: JobId| preempt_sorted.binary_search(&job).is_ok() && !is_kept(job);
         let mut limited: Vec<JobId> = work_limits.iter().map(|entry| entry.0).collect();
         limited.sort_unstable();
         if let Some(pair) = limited.windows(2).find(|pair| pair[0] == pair[1]) {
@@ -90,7 +94,7 @@ impl Engine<'_> {
         };
         for (job, allocation) in start {
             let job = *job;
-            if kept.contains(&job) {
+            if is_kept(job) {
                 continue;
             }
             if allocation.forked && work_limits.iter().any(|entry| entry.0 == job) {
@@ -120,8 +124,10 @@ impl Engine<'_> {
             }
             started.push((job, allocation));
         }
+        let mut started_ids: Vec<JobId> = started.iter().map(|entry| entry.0).collect();
+        started_ids.sort_unstable();
         for &(job, _) in work_limits {
-            if started.iter().any(|entry| entry.0 == job) {
+            if started_ids.binary_search(&job).is_ok() {
                 continue;
             }
             let Some(view) = self.jobs.get(job).filter(|view| view.is_running() && !stopped(job)) else {
@@ -137,7 +143,7 @@ impl Engine<'_> {
         }
         for (job, allocation) in start {
             let (job, Some(partner)) = (*job, allocation.colocated_with) else { continue };
-            if kept.contains(&job) {
+            if is_kept(job) {
                 continue;
             }
             let partner_after = match started.iter().find(|entry| entry.0 == partner) {

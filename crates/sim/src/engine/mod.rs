@@ -540,24 +540,33 @@ impl Engine<'_> {
         for (job, batch) in reconfigure {
             self.reconfigure(job, batch)?;
         }
+        // Lookups by job go through sorted copies (a round of Gavel's restarts and limits a
+        // hundred jobs at once); every list is still applied in the decision's order.
+        let mut preempted = preempt.clone();
+        preempted.sort_unstable();
         // A preempt-and-restart on the identical allocation changes nothing.
-        let unchanged: Vec<JobId> = start
+        let mut unchanged: Vec<JobId> = start
             .iter()
             .filter(|(job, allocation)| {
-                preempt.contains(job)
+                preempted.binary_search(job).is_ok()
                     && self.jobs.get(*job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
             })
             .map(|entry| entry.0)
             .collect();
+        unchanged.sort_unstable();
         for &job in &preempt {
-            if !unchanged.contains(&job) {
+            if unchanged.binary_search(&job).is_err() {
                 self.stop(job, true)?;
             }
         }
-        let limit_of = |job: JobId| work_limits.iter().find(|entry| entry.0 == job).map(|entry| entry.1);
+        // The guard refused a job given two limits.
+        let mut limits = work_limits.clone();
+        limits.sort_unstable_by_key(|entry| entry.0);
+        let limit_of =
+            |job: JobId| limits.binary_search_by_key(&job, |entry| entry.0).ok().map(|index| limits[index].1);
         let mut started_with_limit: Vec<JobId> = Vec::new();
         for (job, allocation) in start {
-            if unchanged.contains(&job) {
+            if unchanged.binary_search(&job).is_ok() {
                 continue;
             }
             if let Some(steps) = limit_of(job) {
@@ -567,8 +576,9 @@ impl Engine<'_> {
             }
             self.start(job, allocation)?;
         }
+        started_with_limit.sort_unstable();
         for &(job, steps) in &work_limits {
-            if started_with_limit.contains(&job) {
+            if started_with_limit.binary_search(&job).is_ok() {
                 continue;
             }
             let progress = self.jobs.get(job).expect("checked: a limited job runs").progress(self.now);
