@@ -13,14 +13,14 @@ mod trace;
 mod train;
 
 use clap::Parser;
+use flags::{Cli, Command, DataCommand, TraceCommand, TrainWhat};
+use std::process::ExitCode;
 
 /// mimalloc in place of the system allocator: the round-based policies allocate and free small
 /// vectors at every decision (docs/performance.md measures what it saves). Results do not depend
 /// on the allocator.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use flags::{Cli, Command, DataCommand, TraceCommand, TrainWhat};
-use std::process::ExitCode;
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {

@@ -12,10 +12,12 @@ use schedlab_core::{Allocation, BatchConfig, Decision, JobId};
 impl Engine<'_> {
     /// Checks `decision` against the state before it, in the order [`Engine::apply`] applies it,
     /// so that a decision with one fault fails with the same error as it would while applied.
-    pub(super) fn guard(&self, decision: &Decision) -> Result<(), SimError> {
+    /// Returns the jobs it preempts and starts again on their identical allocations (which
+    /// changes nothing), sorted.
+    pub(super) fn guard(&self, decision: &Decision) -> Result<Vec<JobId>, SimError> {
         let Decision { preempt, start, next_tick, reconfigure, work_limits } = decision;
         if preempt.is_empty() && start.is_empty() && reconfigure.is_empty() && work_limits.is_empty() {
-            return self.check_next_tick(*next_tick);
+            return self.check_next_tick(*next_tick).map(|()| Vec::new());
         }
         let mut preempt_sorted = preempt.clone();
         preempt_sorted.sort_unstable();
@@ -161,7 +163,8 @@ impl Engine<'_> {
                 ));
             }
         }
-        self.check_next_tick(*next_tick)
+        self.check_next_tick(*next_tick)?;
+        Ok(kept)
     }
 
     /// A next tick must be finite and after now.

@@ -534,26 +534,15 @@ impl Engine<'_> {
 
     fn apply(&mut self, decision: Decision) -> Result<(), SimError> {
         // Every check first: a refused decision changes nothing (guard.rs). What follows applies
-        // a decision the guard accepted, in the order the guard checked it.
-        self.guard(&decision)?;
+        // a decision the guard accepted, in the order the guard checked it. The guard also says
+        // which restarts are on identical allocations: they change nothing.
+        let unchanged = self.guard(&decision)?;
         let Decision { preempt, start, next_tick, reconfigure, work_limits } = decision;
         for (job, batch) in reconfigure {
             self.reconfigure(job, batch)?;
         }
-        // Lookups by job go through sorted copies (a round of Gavel's restarts and limits a
+        // Lookups by job go through sorted lists (a round of Gavel's restarts and limits a
         // hundred jobs at once); every list is still applied in the decision's order.
-        let mut preempted = preempt.clone();
-        preempted.sort_unstable();
-        // A preempt-and-restart on the identical allocation changes nothing.
-        let mut unchanged: Vec<JobId> = start
-            .iter()
-            .filter(|(job, allocation)| {
-                preempted.binary_search(job).is_ok()
-                    && self.jobs.get(*job).and_then(|view| view.allocation.as_ref()) == Some(allocation)
-            })
-            .map(|entry| entry.0)
-            .collect();
-        unchanged.sort_unstable();
         for &job in &preempt {
             if unchanged.binary_search(&job).is_err() {
                 self.stop(job, true)?;
