@@ -110,7 +110,7 @@ pub struct TrainDl2Args {
         "normalise_inputs", "teacher", "sl_mask_skip", "skip_prior", "skip_prior_states", "reward", "entropy",
         "critic_warmup", "updates_per_slot", "train_traces", "validation_traces", "jobs", "nodes",
         "memory", "sl_memory", "batch", "sl_learning_rate", "rl_learning_rate", "entropy_weight", "anchor_weight",
-        "anchor_divergence", "sl_temperature", "sl_learning_rate_end",
+        "anchor_divergence", "sl_temperature", "sl_learning_rate_end", "sl_labels",
     ])]
     pub builtin: bool,
     /// Supervised updates (DL2's parameters.py: 100,000).
@@ -205,6 +205,12 @@ pub struct TrainDl2Args {
     /// `--sl-learning-rate` at the first update to this at the last.
     #[arg(long, value_parser = positive_number)]
     pub sl_learning_rate_end: Option<f64>,
+    /// How the supervised phase labels the teacher's bundles: `tasks`, a worker then a server
+    /// (DL2's), each of which the network's environment places on its own, or `bundles`, one
+    /// bundle action placing both on one node as the teacher does (in DL2's `drf_env.py`,
+    /// switched off there).
+    #[arg(long, default_value = "tasks", value_parser = ["tasks", "bundles"])]
+    pub sl_labels: String,
     /// Actor and critic learning rate (DL2: 1e-4).
     #[arg(long, default_value_t = 1e-4)]
     pub rl_learning_rate: f64,

@@ -150,6 +150,7 @@ fn dl2_config(args: &TrainDl2Args) -> Result<schedlab_dl2_train::TrainConfig> {
         sl_memory: args.sl_memory,
         sl_temperature: args.sl_temperature,
         sl_learning_rate_end: args.sl_learning_rate_end,
+        sl_labels: kebab(&args.sl_labels)?,
         batch: args.batch,
         anchor_weight: args.anchor_weight,
         anchor_divergence: kebab(&args.anchor_divergence)?,

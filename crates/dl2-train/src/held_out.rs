@@ -2,7 +2,7 @@
 //! trained on), each state as the policy sees it (the window in arrival order, unshuffled), and
 //! the share of them where the network's most probable allowed action is DRF's.
 
-use crate::{Traces, derive, run_episode};
+use crate::{SlLabels, Traces, derive, run_episode};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -35,11 +35,17 @@ pub(crate) struct HeldOut {
 struct Keep {
     rng: ChaCha8Rng,
     samples: Vec<Labelled>,
+    /// Label a bundle as one action (the supervised phase's labels).
+    bundles: bool,
 }
 
 struct Record(Arc<Mutex<Keep>>);
 
 impl Recorder for Record {
+    fn bundles(&self) -> bool {
+        self.0.lock().expect("not poisoned").bundles
+    }
+
     fn before(&mut self, slot: &Slot, job: usize, task: Task) {
         let mut keep = self.0.lock().expect("not poisoned");
         if keep.samples.len() >= PER_TRACE || keep.rng.random_range(0..KEEP_ONE_IN) != 0 {
@@ -54,12 +60,14 @@ impl Recorder for Record {
 }
 
 impl HeldOut {
-    /// Records DRF on every validation trace (in parallel, kept in trace order).
+    /// Records DRF on every validation trace (in parallel, kept in trace order), labelled as
+    /// the supervised phase labels it (`labels`).
     pub(crate) fn record(
         traces: &Traces,
         cluster: &Arc<ClusterSpec>,
         speeds: &Dl2Speed,
         seed: u64,
+        labels: SlLabels,
     ) -> Result<HeldOut, String> {
         let per_trace: Vec<Vec<Labelled>> = traces
             .validation
@@ -69,6 +77,7 @@ impl HeldOut {
                 let keep = Arc::new(Mutex::new(Keep {
                     rng: ChaCha8Rng::seed_from_u64(derive(seed, 8, index as u64)),
                     samples: Vec::new(),
+                    bundles: labels == SlLabels::Bundles,
                 }));
                 let chooser = Chooser::Heuristic {
                     heuristic: Heuristic::Drf,

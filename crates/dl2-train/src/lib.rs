@@ -21,6 +21,7 @@
 //! trace order.
 
 mod held_out;
+pub mod imitator;
 pub mod nets;
 pub mod replay;
 mod rl;
@@ -139,6 +140,29 @@ pub struct TrainConfig {
     /// as DL2), so that the network settles where a fixed rate keeps it moving.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sl_learning_rate_end: Option<f64>,
+    /// How a teacher's bundle (a worker and a server on one node) is labelled: as two actions,
+    /// the worker and then the server (DL2: `drf_env.py` has the bundle-action branch but
+    /// switches it off, `if pm.PS_WORKER and pm.BUNDLE_ACTION and False`), or as one bundle
+    /// action, which places both on one node as the teacher did.
+    #[serde(default, skip_serializing_if = "is_task_labels")]
+    pub sl_labels: SlLabels,
+}
+
+fn is_task_labels(value: &SlLabels) -> bool {
+    *value == SlLabels::Tasks
+}
+
+/// How the supervised phase labels a teacher's bundles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SlLabels {
+    /// A worker, then the server (DL2's labels). Acting on them, each task goes to the
+    /// least-loaded node on its own, so even a network that agrees with every label packs the
+    /// nodes unlike its teacher.
+    #[default]
+    Tasks,
+    /// Not DL2's setting, though in its code: one bundle action per bundle.
+    Bundles,
 }
 
 fn unit() -> f64 {
@@ -251,6 +275,7 @@ impl Default for TrainConfig {
             anchor_divergence: nets::AnchorDivergence::Forward,
             sl_temperature: 1.0,
             sl_learning_rate_end: None,
+            sl_labels: SlLabels::Tasks,
         }
     }
 }
@@ -644,7 +669,7 @@ pub fn train(
         baselines.push((name.to_string(), jct));
         baseline_tasks_per_slot.push((name.to_string(), tasks));
     }
-    let held_out = held_out::HeldOut::record(&traces, &cluster, &speeds, config.seed)?;
+    let held_out = held_out::HeldOut::record(&traces, &cluster, &speeds, config.seed, config.sl_labels)?;
     let validator = Validator {
         traces: &traces,
         cluster: &cluster,

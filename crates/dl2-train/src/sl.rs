@@ -125,6 +125,10 @@ impl Recorder for Record {
         }
     }
 
+    fn bundles(&self) -> bool {
+        self.0.lock().expect("not poisoned").config.sl_labels == crate::SlLabels::Bundles
+    }
+
     fn slot_ended(&mut self, reward: f64) {
         let mut state = self.0.lock().expect("not poisoned");
         state.rewards.push(reward);

@@ -5,10 +5,12 @@ use burn::optim::{AdamConfig, GradientsParams, SgdConfig};
 use burn::tensor::activation::softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use rand::SeedableRng;
+use schedlab_dl2_train::imitator::imitate_drf;
 use schedlab_dl2_train::nets::{
     Entropy, PolicyNet, fold_scale, input_scale, policy_logit_gradient, scale_states, unfold_scale,
 };
-use schedlab_dl2_train::{Reward, Teacher, TrainConfig, train};
+use schedlab_dl2_train::{Reward, SlLabels, Teacher, Traces, TrainConfig, cluster, train, validate_heuristic};
+use schedlab_policies_dl2::heuristics::Heuristic;
 use schedlab_policies_dl2::observation::{ACTIONS, INPUTS};
 use std::path::Path;
 use std::sync::Arc;
@@ -241,6 +243,7 @@ fn every_training_option_is_reproducible_and_changes_what_is_learned() {
         TrainConfig { sl_shuffle: false, ..base.clone() },
         TrainConfig { sl_memory: Some(64), ..base.clone() },
         TrainConfig { sl_learning_rate_end: Some(1e-4), ..base.clone() },
+        TrainConfig { sl_labels: SlLabels::Bundles, ..base.clone() },
     ] {
         assert_ne!(run(&changed).network, plain, "{changed:?} changed nothing");
     }
@@ -399,4 +402,26 @@ fn skip_prior_on_own_states_meets_the_prior_on_the_states_the_network_meets() {
     assert_ne!(teacher.network, own.network);
     assert_eq!(own.skip_prior_means.len(), 8);
     assert!(teacher.skip_prior_means.is_empty());
+}
+
+#[test]
+#[cfg_attr(
+    schedlab_no_data,
+    ignore = "needs real data: no data directory was found (SCHEDLAB_DATA, ./data, ../shared/data)"
+)]
+fn imitating_drfs_labels_exactly_reaches_drf_only_with_bundle_actions() {
+    // Three of the default validation traces (200 jobs, 500 nodes).
+    let (_, speeds) = speeds();
+    let config = TrainConfig { validation_traces: 3, ..TrainConfig::default() };
+    let traces = Traces::new(&config).unwrap();
+    let cluster = cluster(config.nodes);
+    let (drf, drf_tasks) = validate_heuristic(&Heuristic::Drf, &traces, &cluster, &speeds).unwrap();
+    let (bundles, bundle_tasks) = imitate_drf(SlLabels::Bundles, &traces, &cluster, &speeds, 0).unwrap();
+    let (tasks, task_tasks) = imitate_drf(SlLabels::Tasks, &traces, &cluster, &speeds, 0).unwrap();
+    // One bundle action places a worker and a server on one node, as DRF does: the same JCT.
+    assert!((bundles / drf - 1.0).abs() < 0.005, "bundle labels: {bundles} against DRF's {drf}");
+    assert!(bundle_tasks > 0.95 * drf_tasks, "{bundle_tasks} tasks per slot against DRF's {drf_tasks}");
+    // A worker and then a server, each on the least-loaded node, pack the nodes unlike DRF.
+    assert!(tasks / drf > 1.04, "task labels: {tasks} against DRF's {drf}");
+    assert!(task_tasks < 0.9 * drf_tasks, "{task_tasks} tasks per slot against DRF's {drf_tasks}");
 }

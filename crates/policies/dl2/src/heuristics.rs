@@ -22,6 +22,11 @@ pub trait Recorder: Send {
     fn skipped(&mut self, slot: &Slot) {
         let _ = slot;
     }
+    /// Whether a bundle the heuristic places on one node (DRF, FIFO, SRTF) is one increment,
+    /// a [`Task::Bundle`], instead of a worker and then a server. Default: two (DL2's labels).
+    fn bundles(&self) -> bool {
+        false
+    }
 }
 
 /// A heuristic.
@@ -85,7 +90,8 @@ fn note(recorder: &mut Option<Box<dyn Recorder>>, slot: &Slot, job: usize, task:
 }
 
 /// Takes a bundle's resources on the least-loaded node and books its worker, then its server,
-/// as two recorded steps (`drf_env.py`, `fifo_env.py`, `srtf_env.py`).
+/// as two recorded steps (`drf_env.py`, `fifo_env.py`, `srtf_env.py`), or as one bundle step
+/// when the recorder asks for [`Recorder::bundles`].
 fn bundle_in_two_steps(slot: &mut Slot, job: usize, recorder: &mut Option<Box<dyn Recorder>>) -> bool {
     let Some(node) = slot.cluster.pop_least_loaded() else {
         return false;
@@ -94,10 +100,17 @@ fn bundle_in_two_steps(slot: &mut Slot, job: usize, recorder: &mut Option<Box<dy
     let taken = slot.cluster.try_take(node, cpus, gpus);
     slot.cluster.push(node);
     if taken {
-        note(recorder, slot, job, Task::Worker);
-        slot.record(job, Task::Worker, node);
-        note(recorder, slot, job, Task::Ps);
-        slot.record(job, Task::Ps, node);
+        if recorder.as_ref().is_some_and(|recorder| recorder.bundles()) {
+            // The same slot afterwards as the two steps: the worker's and the server's nodes
+            // and the dominant share of both.
+            note(recorder, slot, job, Task::Bundle);
+            slot.record(job, Task::Bundle, node);
+        } else {
+            note(recorder, slot, job, Task::Worker);
+            slot.record(job, Task::Worker, node);
+            note(recorder, slot, job, Task::Ps);
+            slot.record(job, Task::Ps, node);
+        }
     }
     taken
 }

@@ -134,6 +134,34 @@ fn drf_gives_bundles_by_lowest_dominant_share_until_one_does_not_fit() {
     assert_eq!((slot.jobs[1].workers(), slot.jobs[1].ps()), (1, 1));
 }
 
+/// Records bundles as one increment each.
+struct BundleLog(Arc<Mutex<Vec<(u32, Task)>>>);
+
+impl Recorder for BundleLog {
+    fn before(&mut self, slot: &Slot, job: usize, task: Task) {
+        self.0.lock().unwrap().push((slot.jobs[job].id.0, task));
+    }
+
+    fn bundles(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn drf_labelled_by_bundles_fills_the_same_slot_with_one_increment_per_bundle() {
+    let jobs = [(0, 100.0, 0.0), (0, 100.0, 0.0), (1, 100.0, 0.0)];
+    let (mut by_tasks, mut by_bundles) = (slot(2, &jobs), slot(2, &jobs));
+    let (tasks, bundles) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
+    let mut recorder: Option<Box<dyn Recorder>> = Some(Box::new(Log(Arc::clone(&tasks))));
+    Heuristic::Drf.fill(&mut by_tasks, 1200.0, &mut recorder);
+    let mut recorder: Option<Box<dyn Recorder>> = Some(Box::new(BundleLog(Arc::clone(&bundles))));
+    Heuristic::Drf.fill(&mut by_bundles, 1200.0, &mut recorder);
+    assert_eq!(by_tasks.jobs, by_bundles.jobs, "the same workers, servers, nodes and shares");
+    let b = Task::Bundle;
+    assert_eq!(*bundles.lock().unwrap(), vec![(0, b), (1, b), (2, b), (0, b)]);
+    assert_eq!(tasks.lock().unwrap().len(), 2 * bundles.lock().unwrap().len());
+}
+
 fn speeds() -> Arc<schedlab_dl2_speed::Dl2Speed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
     let path = schedlab_core::datadir::test_data_file(&root, "dl2/config_speed.txt");
