@@ -35,19 +35,21 @@ pub(crate) struct HeldOut {
 struct Keep {
     rng: ChaCha8Rng,
     samples: Vec<Labelled>,
+}
+
+struct Record {
+    keep: Arc<Mutex<Keep>>,
     /// Label a bundle as one action (the supervised phase's labels).
     bundles: bool,
 }
 
-struct Record(Arc<Mutex<Keep>>);
-
 impl Recorder for Record {
     fn bundles(&self) -> bool {
-        self.0.lock().expect("not poisoned").bundles
+        self.bundles
     }
 
     fn before(&mut self, slot: &Slot, job: usize, task: Task) {
-        let mut keep = self.0.lock().expect("not poisoned");
+        let mut keep = self.keep.lock().expect("not poisoned");
         if keep.samples.len() >= PER_TRACE || keep.rng.random_range(0..KEEP_ONE_IN) != 0 {
             return;
         }
@@ -77,11 +79,10 @@ impl HeldOut {
                 let keep = Arc::new(Mutex::new(Keep {
                     rng: ChaCha8Rng::seed_from_u64(derive(seed, 8, index as u64)),
                     samples: Vec::new(),
-                    bundles: labels == SlLabels::Bundles,
                 }));
                 let chooser = Chooser::Heuristic {
                     heuristic: Heuristic::Drf,
-                    recorder: Some(Box::new(Record(Arc::clone(&keep)))),
+                    recorder: Some(Box::new(Record { keep: Arc::clone(&keep), bundles: labels == SlLabels::Bundles })),
                 };
                 let mut policy = Dl2::new("dl2-drf".into(), chooser, SlotConfig::default());
                 run_episode(cluster, jobs, speeds, &mut policy, derive(seed, 3, index as u64))?;

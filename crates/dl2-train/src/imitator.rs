@@ -5,13 +5,13 @@
 //! each placed on its own) or as one bundle action (worker and server on one node, as DRF
 //! places them). What it reaches is the ceiling of imitation under each labelling.
 
-use crate::{SlLabels, Traces, derive, run_episode};
+use crate::{SlLabels, Traces, derive, run_episode, summarize};
 use rayon::prelude::*;
 use schedlab_core::{ClusterSpec, JobId};
 use schedlab_dl2_speed::Dl2Speed;
 use schedlab_policies_dl2::observation::{ACTIONS, Observation, encode};
 use schedlab_policies_dl2::slot::{Slot, Task};
-use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig};
+use schedlab_policies_dl2::{Chooser, Dl2, Learner, SlotConfig, SlotStats};
 use std::sync::Arc;
 
 /// DRF's next label as an action.
@@ -81,7 +81,7 @@ pub fn imitate_drf(
     speeds: &Dl2Speed,
     seed: u64,
 ) -> Result<(f64, f64), String> {
-    let runs: Vec<(f64, u64, u64)> = traces
+    let runs: Vec<(f64, SlotStats)> = traces
         .validation
         .par_iter()
         .enumerate()
@@ -89,11 +89,9 @@ pub fn imitate_drf(
             let chooser = Chooser::Learner(Box::new(DrfImitator::new(labels)));
             let mut policy = Dl2::new("drf-imitator".into(), chooser, SlotConfig::default());
             let jct = run_episode(cluster, jobs, speeds, &mut policy, derive(seed, 3, index as u64))?;
-            let stats = policy.stats();
-            Ok((jct, stats.tasks, stats.slots))
+            Ok((jct, policy.stats()))
         })
         .collect::<Result<_, String>>()?;
-    let jct = runs.iter().map(|run| run.0).sum::<f64>() / runs.len() as f64;
-    let (tasks, slots) = runs.iter().fold((0, 0), |(tasks, slots), run| (tasks + run.1, slots + run.2));
-    Ok((jct, tasks as f64 / slots.max(1) as f64))
+    let (jct, stats) = summarize(&runs);
+    Ok((jct, stats.tasks_per_slot()))
 }

@@ -101,11 +101,15 @@ impl State {
 /// Records DRF's increments with the window shuffled, as `Scheduler._state` does with
 /// `JOB_ORDER_SHUFFLE` (in arrival order when `sl_shuffle` is off); learns once per slot when
 /// the memory is full.
-struct Record(Arc<Mutex<State>>);
+struct Record {
+    state: Arc<Mutex<State>>,
+    /// Label a bundle as one action ([`crate::SlLabels::Bundles`]).
+    bundles: bool,
+}
 
 impl Recorder for Record {
     fn before(&mut self, slot: &Slot, job: usize, task: Task) {
-        let mut state = self.0.lock().expect("not poisoned");
+        let mut state = self.state.lock().expect("not poisoned");
         let observation = state.observed(slot);
         // A job beyond the window has an all-zero label (no loss), as in DL2.
         let action = observation.column_of(job).map(|column| encode(column, task));
@@ -113,7 +117,7 @@ impl Recorder for Record {
     }
 
     fn skipped(&mut self, slot: &Slot) {
-        let mut state = self.0.lock().expect("not poisoned");
+        let mut state = self.state.lock().expect("not poisoned");
         let observation = state.observed(slot);
         if !observation.is_empty() {
             state.memory.store(Sample {
@@ -126,11 +130,11 @@ impl Recorder for Record {
     }
 
     fn bundles(&self) -> bool {
-        self.0.lock().expect("not poisoned").config.sl_labels == crate::SlLabels::Bundles
+        self.bundles
     }
 
     fn slot_ended(&mut self, reward: f64) {
-        let mut state = self.0.lock().expect("not poisoned");
+        let mut state = self.state.lock().expect("not poisoned");
         state.rewards.push(reward);
         if state.memory.full() && state.steps < state.config.sl_steps {
             state.update();
@@ -192,8 +196,13 @@ pub(crate) fn train(
     let mut episodes = 0;
     while state.lock().expect("not poisoned").steps < config.sl_steps {
         let jobs = &traces.train[episodes % traces.train.len()];
-        let chooser =
-            Chooser::Heuristic { heuristic: teacher.clone(), recorder: Some(Box::new(Record(Arc::clone(&state)))) };
+        let chooser = Chooser::Heuristic {
+            heuristic: teacher.clone(),
+            recorder: Some(Box::new(Record {
+                state: Arc::clone(&state),
+                bundles: config.sl_labels == crate::SlLabels::Bundles,
+            })),
+        };
         let mut policy = Dl2::new(name.into(), chooser, SlotConfig::default());
         run_episode(validator.cluster, jobs, validator.speeds, &mut policy, derive(config.seed, 4, episodes as u64))?;
         episodes += 1;
